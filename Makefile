@@ -1,0 +1,50 @@
+# @novaos/client-sdk — every target works from a fresh clone.
+# Targets that need node_modules install them from the lock file first.
+
+SHELL := /bin/bash
+export REDOCLY_TELEMETRY := off
+export REDOCLY_SUPPRESS_UPDATE_NOTICE := true
+BIN := node_modules/.bin
+
+.PHONY: generate check-generated test typecheck lint lint-openapi vitest conformance build bench demo clean
+
+node_modules/.installed: package.json package-lock.json
+	npm ci
+	@touch $@
+
+## make generate: stage the pinned A2A spec and regenerate gen/ (protobuf-es, bindings, OpenAPI types).
+generate: node_modules/.installed
+	$(BIN)/tsx tools/generate.ts
+
+## make check-generated: regenerate into a temporary directory and fail on any difference from gen/.
+check-generated: node_modules/.installed
+	$(BIN)/tsx tools/generate.ts --check
+
+## make test: typecheck, lint and the vitest suites (the README's test command).
+test: typecheck lint vitest
+
+typecheck: node_modules/.installed
+	$(BIN)/tsc --noEmit -p tsconfig.json
+
+lint: node_modules/.installed lint-openapi
+	$(BIN)/biome check .
+
+lint-openapi: node_modules/.installed
+	$(BIN)/redocly lint --config redocly.yaml openapi/*.yaml
+
+vitest: node_modules/.installed
+	$(BIN)/vitest run
+
+## make conformance: the spec lock, fresh generated code, and the conformance suite against the pinned tag.
+conformance: node_modules/.installed check-generated
+	$(BIN)/vitest run test/conformance
+
+## make build: ESM + CJS + .d.ts into dist/, checked by publint and are-the-types-wrong.
+build: node_modules/.installed
+	rm -rf dist
+	$(BIN)/tsdown
+	$(BIN)/publint --strict
+	$(BIN)/attw --pack . --profile node16
+
+clean:
+	rm -rf dist .cache coverage

@@ -1,0 +1,129 @@
+/**
+ * The JSON-RPC 2.0 envelope of the A2A JSON-RPC binding (spec §9): request
+ * decoding with the right error for each way a body can be wrong, and the
+ * response envelopes. Method names come from the generated binding table, so
+ * v0.3 names (`message/send`) are simply unknown (-32601).
+ */
+import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
+import { type A2ABinding, bindingForJsonRpcMethod } from "./bindings.js";
+import { fromJsonRpcErrorObject, toJsonRpcErrorObject } from "./error-wire.js";
+import {
+  type A2AError,
+  InvalidAgentResponseError,
+  InvalidParamsError,
+  InvalidRequestError,
+  JSONParseError,
+  MethodNotFoundError,
+} from "./errors.js";
+
+export const JSONRPC_VERSION = "2.0";
+/** Bodies above this many bytes are refused (-32700) before any parsing. See docs/decisions.md. */
+export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+export type JsonRpcId = string | number | null;
+
+export interface JsonRpcRequest {
+  readonly id: JsonRpcId;
+  readonly method: string;
+  readonly binding: A2ABinding;
+  readonly params: JsonObject;
+}
+
+/** Exactly one of request or error; the error's `id` is what the response must echo. */
+export type JsonRpcDecodeResult =
+  | { readonly ok: true; readonly request: JsonRpcRequest }
+  | { readonly ok: false; readonly id: JsonRpcId; readonly error: A2AError };
+
+export interface JsonRpcDecodeOptions {
+  maxBodyBytes?: number;
+}
+
+const utf8 = new TextEncoder();
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+function byteLength(body: string | Uint8Array, cap: number): number {
+  if (typeof body !== "string") return body.byteLength;
+  // A UTF-16 unit is at most 3 UTF-8 bytes: only long strings need counting.
+  return body.length * 3 <= cap ? body.length : utf8.encode(body).byteLength;
+}
+
+const fail = (id: JsonRpcId, error: A2AError): JsonRpcDecodeResult => ({ ok: false, id, error });
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Decodes a raw request body: size cap, then JSON, then the envelope. */
+export function decodeJsonRpcRequest(
+  body: string | Uint8Array,
+  options: JsonRpcDecodeOptions = {},
+): JsonRpcDecodeResult {
+  const cap = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  if (byteLength(body, cap) > cap) {
+    return fail(
+      null,
+      new JSONParseError(`Request body exceeds ${cap} bytes`, { metadata: { maxBodyBytes: String(cap) } }),
+    );
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(typeof body === "string" ? body : strictUtf8.decode(body));
+  } catch {
+    return fail(null, new JSONParseError());
+  }
+  return parseJsonRpcRequest(value);
+}
+
+/** Checks an already-parsed body against JSON-RPC 2.0 and the A2A method table. */
+export function parseJsonRpcRequest(value: unknown): JsonRpcDecodeResult {
+  if (Array.isArray(value)) {
+    return fail(null, new InvalidRequestError("Batch requests are not supported: A2A defines no batched operation"));
+  }
+  if (!isObject(value)) return fail(null, new InvalidRequestError("Request must be a JSON object"));
+  const id = value.id;
+  if (id === undefined || (id !== null && typeof id !== "string" && typeof id !== "number")) {
+    return fail(null, new InvalidRequestError("Request id must be a string, a number or null"));
+  }
+  if (value.jsonrpc !== JSONRPC_VERSION) return fail(id, new InvalidRequestError('jsonrpc must be "2.0"'));
+  const method = value.method;
+  if (typeof method !== "string") return fail(id, new InvalidRequestError("method must be a string"));
+  const binding = bindingForJsonRpcMethod(method);
+  if (!binding) return fail(id, new MethodNotFoundError(`Method not found: ${method}`, { metadata: { method } }));
+  const params = value.params ?? {};
+  if (!isObject(params)) return fail(id, new InvalidParamsError("params must be an object"));
+  return { ok: true, request: { id, method, binding, params: params as JsonObject } };
+}
+
+/** `{"jsonrpc":"2.0","id":…,"result":…}` as a string, without re-serialising the result twice. */
+export function encodeJsonRpcResult(id: JsonRpcId, result: JsonValue): string {
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${JSON.stringify(result)}}`;
+}
+
+/** The error envelope; anything that is not an A2AError is answered as a generic -32603. */
+export function encodeJsonRpcError(id: JsonRpcId, error: unknown): string {
+  return JSON.stringify({ jsonrpc: JSONRPC_VERSION, id, error: toJsonRpcErrorObject(error) });
+}
+
+export function jsonRpcRequestEnvelope(method: string, params: JsonValue, id: JsonRpcId): JsonObject {
+  return { jsonrpc: JSONRPC_VERSION, id, method, params };
+}
+
+export type JsonRpcResponseResult =
+  | { readonly ok: true; readonly id: JsonRpcId | undefined; readonly result: unknown }
+  | { readonly ok: false; readonly id: JsonRpcId | undefined; readonly error: A2AError };
+
+/**
+ * Reads a response body. The error member is checked first (`result: null` is
+ * legal); a body with neither envelope member is taken as a bare result, for
+ * hand-rolled peers. A non-object body is an InvalidAgentResponseError.
+ */
+export function parseJsonRpcResponse(body: unknown): JsonRpcResponseResult {
+  if (!isObject(body)) throw new InvalidAgentResponseError("JSON-RPC response is not a JSON object");
+  const id = body.id as JsonRpcId | undefined;
+  if (body.error !== undefined && body.error !== null)
+    return { ok: false, id, error: fromJsonRpcErrorObject(body.error) };
+  if ("result" in body) return { ok: true, id, result: body.result };
+  if (body.jsonrpc === JSONRPC_VERSION)
+    throw new InvalidAgentResponseError("JSON-RPC response has neither result nor error");
+  return { ok: true, id: undefined, result: body };
+}
