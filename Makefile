@@ -14,11 +14,13 @@ node_modules/.installed: package.json package-lock.json
 
 ## make generate: stage the pinned A2A spec and regenerate gen/ (protobuf-es, bindings, OpenAPI types).
 generate: node_modules/.installed
-	$(BIN)/tsx tools/generate.ts
+	@mkdir -p .cache
+	flock .cache/generate.lock $(BIN)/tsx tools/generate.ts
 
 ## make check-generated: regenerate into a temporary directory and fail on any difference from gen/.
 check-generated: node_modules/.installed
-	$(BIN)/tsx tools/generate.ts --check
+	@mkdir -p .cache
+	flock .cache/generate.lock $(BIN)/tsx tools/generate.ts --check
 
 ## make test: typecheck, lint and the vitest suites (the README's test command).
 test: typecheck lint vitest

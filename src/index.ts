@@ -1,10 +1,47 @@
 /**
  * @novaos/client-sdk — build and call NovaOS agents over A2A v1.0.1.
  *
- * The public API is listed here explicitly; everything else is internal.
+ * The public API is listed here explicitly, area by area; everything else is internal.
  */
 
 // The A2A data model and service descriptor, generated from the pinned a2a.proto.
 export * from "../gen/a2a_pb.js";
 // The A2A protocol layer: errors, JSON-RPC envelope, SSE, version and extension headers, task helpers.
 export * from "./a2a/index.js";
+export * from "./capabilities/index.js";
+export * from "./client/index.js";
+export * from "./discovery/index.js";
+// The NovaOS error hierarchy (the A2A protocol errors are re-exported above).
+export {
+  A2A_ERROR_SPEC_VERSION,
+  AgentCardSignatureError,
+  a2aErrorForCode,
+  a2aErrorFromJsonRpc,
+  errorFromJsonRpc,
+  InvalidAgentCardSignatureError,
+  JSONRPC_CODE_DETAIL_KEY,
+  jsonRpcErrorCode,
+  MissingExecutionTokenError,
+  NoAgentCardSignatureError,
+  NovaOSAgentNotFoundError,
+  NovaOSAuthenticationError,
+  NovaOSConnectionError,
+  NovaOSDNSAgentNotFoundError,
+  NovaOSDNSConnectionError,
+  NovaOSDNSError,
+  NovaOSDNSRateLimitError,
+  NovaOSError,
+  type NovaOSErrorOptions,
+  NovaOSRateLimitError,
+  NovaOSServerError,
+  NovaOSValidationError,
+  RETRYABLE_HTTP_STATUSES,
+  RecipientKeyUnavailableError,
+  SealedEnvelopeError,
+  SealedEnvelopeFormatError,
+  SecretNotDeliveredError,
+} from "./errors/index.js";
+export * from "./messages/index.js";
+export * from "./platform/index.js";
+export * from "./security/index.js";
+export * from "./server/index.js";

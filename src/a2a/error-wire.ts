@@ -36,7 +36,7 @@ export function errorInfoOf(error: A2AError): ErrorDetail {
 
 /** ErrorInfo first, then the error's own details (spec §9.5 `data` array). */
 export function wireDetailsOf(error: A2AError): ErrorDetail[] {
-  return [errorInfoOf(error), ...error.details];
+  return [errorInfoOf(error), ...error.errorDetails];
 }
 
 export function toJsonRpcErrorObject(error: unknown): JsonRpcErrorObject {
@@ -77,7 +77,7 @@ export function findErrorInfo(details: readonly unknown[]): ErrorDetail | undefi
 interface ParsedDetails {
   info: ErrorDetail | undefined;
   metadata: Record<string, string> | undefined;
-  details: ErrorDetail[];
+  errorDetails: ErrorDetail[];
 }
 
 function parseDetails(raw: unknown): ParsedDetails {
@@ -87,22 +87,22 @@ function parseDetails(raw: unknown): ParsedDetails {
   return {
     info,
     metadata: metadata as Record<string, string> | undefined,
-    details: all.filter((d): d is ErrorDetail => isDetail(d) && d !== info),
+    errorDetails: all.filter((d): d is ErrorDetail => isDetail(d) && d !== info),
   };
 }
 
 /**
  * Builds the typed error from wire details (HTTP+JSON, gRPC): the A2A
  * ErrorInfo reason decides the class; without one, `fallbackCode` does. The
- * raw details stay available as `data`.
+ * raw details stay available as `details.data`.
  */
 export function errorFromDetails(fallbackCode: number, message: string | undefined, rawDetails: unknown): A2AError {
-  const { info, metadata, details } = parseDetails(rawDetails);
+  const { info, metadata, errorDetails } = parseDetails(rawDetails);
   const spec = typeof info?.reason === "string" ? errorSpecByReason(info.reason) : undefined;
   return a2aErrorFromCode(spec?.jsonRpcCode ?? fallbackCode, message || undefined, {
     metadata,
-    details,
-    data: rawDetails,
+    errorDetails,
+    details: { data: rawDetails },
   });
 }
 
@@ -110,9 +110,9 @@ export function errorFromDetails(fallbackCode: number, message: string | undefin
 export function fromJsonRpcErrorObject(value: unknown): A2AError {
   const obj = (typeof value === "object" && value !== null ? value : {}) as Partial<JsonRpcErrorObject>;
   const code = Number.isInteger(obj.code) ? (obj.code as number) : A2A_ERRORS.InternalError.jsonRpcCode;
-  const { metadata, details } = parseDetails(obj.data);
+  const { metadata, errorDetails } = parseDetails(obj.data);
   const message = typeof obj.message === "string" && obj.message !== "" ? obj.message : undefined;
-  return a2aErrorFromCode(code, message, { metadata, details, data: obj.data });
+  return a2aErrorFromCode(code, message, { metadata, errorDetails, details: { data: obj.data } });
 }
 
 /**

@@ -2,14 +2,11 @@
  * Typed A2A errors. Each class is named after its row in the error table and
  * takes its code and default message from there.
  *
- * `instanceof` is decided by a brand (a `Symbol.for` key), not by prototype
- * identity, so it keeps working when two copies of the SDK end up in one
- * process (two bundles, ESM and CJS side by side): a2a-js lost every typed
- * error to that once (a2a-js#612).
+ * `instanceof` is decided by brands (see error-brand.ts), so it keeps working
+ * when two copies of the SDK end up in one process.
  */
+import { hasBrand, stampBrands } from "./error-brand.js";
 import { A2A_ERRORS, type A2AErrorSpec, type A2AErrorType, errorSpecByCode } from "./error-table.js";
-
-const BRANDS = Symbol.for("@novaos/client-sdk/error-brands");
 
 /** A google.rpc detail object in ProtoJSON `Any` form: `{"@type": "type.googleapis.com/…", …}`. */
 export type ErrorDetail = { "@type": string } & Record<string, unknown>;
@@ -20,13 +17,13 @@ export interface A2AErrorOptions {
   /** `ErrorInfo.metadata`: string context such as `{ taskId }`. */
   metadata?: Record<string, string>;
   /** Further google.rpc details (e.g. `BadRequest`); the binding adds the `ErrorInfo` itself. */
-  details?: readonly ErrorDetail[];
-  /** The raw `error.data` / `details` a peer sent, kept verbatim. */
-  data?: unknown;
+  errorDetails?: readonly ErrorDetail[];
+  /** Free-form context. Errors read from the wire keep the peer's raw payload at `details.data`. */
+  details?: Record<string, unknown>;
+  /** Seconds after which a retry may succeed, when the peer said so. */
+  retryAfter?: number;
   cause?: unknown;
 }
-
-type Branded = { [BRANDS]?: readonly string[] };
 
 /** Any error that has a representation on the A2A wire. */
 export class A2AError extends Error {
@@ -35,8 +32,9 @@ export class A2AError extends Error {
   /** The JSON-RPC code: the error's identity on every binding. */
   readonly code: number;
   readonly metadata: Readonly<Record<string, string>>;
-  readonly details: readonly ErrorDetail[];
-  readonly data: unknown;
+  readonly errorDetails: readonly ErrorDetail[];
+  readonly details: Readonly<Record<string, unknown>>;
+  readonly retryAfter: number | undefined;
 
   constructor(message?: string, options: A2AErrorOptions = {}) {
     const own = (new.target as typeof A2AError).brand;
@@ -45,13 +43,10 @@ export class A2AError extends Error {
     this.name = own;
     this.code = options.code ?? spec?.jsonRpcCode ?? A2A_ERRORS.InternalError.jsonRpcCode;
     this.metadata = options.metadata ?? {};
-    this.details = options.details ?? [];
-    this.data = options.data;
-    const brands: string[] = [];
-    for (let c = new.target as unknown; typeof c === "function" && c !== Error; c = Object.getPrototypeOf(c)) {
-      if (Object.hasOwn(c, "brand")) brands.push((c as typeof A2AError).brand);
-    }
-    Object.defineProperty(this, BRANDS, { value: brands, enumerable: false });
+    this.errorDetails = options.errorDetails ?? [];
+    this.details = options.details ?? {};
+    this.retryAfter = options.retryAfter;
+    stampBrands(this, new.target);
   }
 
   /** The table row of this error's code, if the code is a known one. */
@@ -59,13 +54,21 @@ export class A2AError extends Error {
     return errorSpecByCode(this.code);
   }
 
+  /** The task the error is about, when the peer named one (`ErrorInfo.metadata.taskId`). */
+  get taskId(): string | undefined {
+    return this.metadata.taskId;
+  }
+
+  /** Protocol errors are answers, not outages: retrying the same request gives the same answer. */
+  get isRetryable(): boolean {
+    return false;
+  }
+
   /** `this` is the class on the right of `instanceof`: a subclass without its own brand checks prototypes. */
   static override [Symbol.hasInstance](value: unknown): boolean {
     // biome-ignore lint/complexity/noThisInStatic: `this` is whichever subclass is on the right of instanceof.
     const target = this as typeof A2AError;
-    if (!Object.hasOwn(target, "brand")) return Function.prototype[Symbol.hasInstance].call(target, value);
-    const brands = (value as Branded | null)?.[BRANDS];
-    return Array.isArray(brands) && brands.includes(target.brand);
+    return hasBrand(target, value);
   }
 }
 
@@ -155,14 +158,12 @@ export const A2A_ERROR_CLASSES: Readonly<Record<A2AErrorType, typeof A2AError>> 
 };
 
 /**
- * The class for a wire code. Unknown codes are kept: those in the A2A range
- * (-32001…-32099) and any other unknown code become the open base classes
- * carrying the code, never a silent InternalError.
+ * The class for a wire code. An unknown code is kept on an A2AProtocolError
+ * (most likely a newer spec revision's), never collapsed to InternalError.
  */
 export function errorClassForCode(code: number): typeof A2AError {
   const spec = errorSpecByCode(code);
-  if (spec) return A2A_ERROR_CLASSES[spec.type as A2AErrorType];
-  return code <= -32600 && code >= -32768 ? JsonRpcError : A2AProtocolError;
+  return spec ? A2A_ERROR_CLASSES[spec.type as A2AErrorType] : A2AProtocolError;
 }
 
 /** Builds the typed error for a wire code. */

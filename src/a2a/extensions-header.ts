@@ -19,7 +19,8 @@ export function formatExtensionsHeader(uris: Iterable<string>): string | undefin
   return list.length === 0 ? undefined : list.join(",");
 }
 
-function normalizeExtensionUris(uris: Iterable<string>): string[] {
+/** Trimmed, blank-free, de-duplicated and sorted by code point. */
+export function normalizeExtensionUris(uris: Iterable<string>): string[] {
   const set = new Set<string>();
   for (const uri of uris) {
     const trimmed = uri.trim();

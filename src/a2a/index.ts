@@ -5,6 +5,7 @@ export * from "./constants.js";
 export * from "./error-table.js";
 export * from "./error-wire.js";
 export * from "./errors.js";
+export * from "./extensions.js";
 export * from "./extensions-header.js";
 export * from "./headers.js";
 export * from "./jsonrpc.js";

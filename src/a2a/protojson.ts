@@ -26,7 +26,7 @@ export interface DecodeOptions {
 /** Builds the -32602 error with its BadRequest detail. */
 export function invalidParams(violations: FieldViolation[], message = "Invalid parameters"): InvalidParamsError {
   return new InvalidParamsError(message, {
-    details: [{ "@type": BAD_REQUEST_TYPE, fieldViolations: violations }],
+    errorDetails: [{ "@type": BAD_REQUEST_TYPE, fieldViolations: violations }],
   });
 }
 

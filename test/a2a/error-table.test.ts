@@ -94,9 +94,10 @@ describe("error classes", () => {
     expect(a2a).toBeInstanceOf(errors.A2AProtocolError);
     expect(a2a.code).toBe(-32042);
     expect(a2a.spec).toBeUndefined();
-    const std = errors.a2aErrorFromCode(-32650);
-    expect(std).toBeInstanceOf(errors.JsonRpcError);
-    expect(std.code).toBe(-32650);
+    const reserved = errors.a2aErrorFromCode(-32650);
+    expect(reserved).toBeInstanceOf(errors.A2AProtocolError);
+    expect(reserved).not.toBeInstanceOf(errors.JsonRpcError);
+    expect(reserved.code).toBe(-32650);
     expect(errors.a2aErrorFromCode(-32001)).toBeInstanceOf(errors.TaskNotFoundError);
   });
 

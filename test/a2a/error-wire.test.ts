@@ -42,13 +42,13 @@ describe("JSON-RPC error objects", () => {
     expect(e).toBeInstanceOf(A2AProtocolError);
     expect(e.code).toBe(-32077);
     expect(e.message).toBe("new in 1.1");
-    expect(e.data).toEqual({ anything: true });
+    expect(e.details).toEqual({ data: { anything: true } });
   });
 
   it("keeps details other than the ErrorInfo", () => {
     const badRequest = { "@type": BAD_REQUEST_TYPE, fieldViolations: [{ field: "message.parts", description: "x" }] };
     const e = fromJsonRpcErrorObject({ code: -32602, message: "Invalid parameters", data: [badRequest] });
-    expect(e.details).toEqual([badRequest]);
+    expect(e.errorDetails).toEqual([badRequest]);
   });
 
   it("tolerates garbage in the error member", () => {

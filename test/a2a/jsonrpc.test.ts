@@ -114,7 +114,7 @@ describe("decodeJsonRpcRequest", () => {
       error = e;
     }
     expect(error).toBeInstanceOf(InvalidParamsError);
-    const detail = (error as InvalidParamsError).details[0];
+    const detail = (error as InvalidParamsError).errorDetails[0];
     expect(detail?.["@type"]).toBe(BAD_REQUEST_TYPE);
     expect(detail?.fieldViolations).toEqual([
       { field: "message.parts", description: expect.stringContaining("Array") },

@@ -95,7 +95,7 @@ describe("ProtoJSON conversion", () => {
     try {
       attempt();
     } catch (e) {
-      const detail = (e as InvalidParamsError).details[0];
+      const detail = (e as InvalidParamsError).errorDetails[0];
       expect(detail?.["@type"]).toBe(BAD_REQUEST_TYPE);
       expect((detail?.fieldViolations as { field: string }[] | undefined)?.map((v) => v.field)).toEqual([
         "message.messageId",
@@ -115,7 +115,7 @@ describe("ProtoJSON conversion", () => {
       decodeMessage(SendMessageRequestSchema, { message: { messageId: "m", role: "ROLE_USER", parts: [{ text: 5 }] } });
       expect.unreachable();
     } catch (e) {
-      expect((e as InvalidParamsError).details[0]?.fieldViolations).toEqual([
+      expect((e as InvalidParamsError).errorDetails[0]?.fieldViolations).toEqual([
         { field: "message.parts.text", description: expect.stringContaining("expected string") },
       ]);
     }

@@ -1,0 +1,56 @@
+/**
+ * The seam between the HTTP bindings (JSON-RPC, HTTP+JSON) and the servers
+ * they are mounted on (node:http, Fetch API). A binding reads an
+ * `HttpRequestLike` and answers an `HttpReply`; adapters translate both to
+ * their framework without the bindings knowing which one it is.
+ */
+import type { HeadersLike } from "../a2a/headers.js";
+
+export interface HttpRequestLike {
+  readonly method: string;
+  /** The path relative to where the agent is mounted, starting with "/". */
+  readonly path: string;
+  readonly query: URLSearchParams;
+  readonly headers: HeadersLike;
+  /** Aborted when the client goes away. */
+  readonly signal: AbortSignal;
+  /**
+   * The request body. Rejects with `BodyTooLargeError` as soon as more than
+   * `maxBytes` arrive, without buffering the rest.
+   */
+  body(maxBytes: number): Promise<Uint8Array>;
+}
+
+export class BodyTooLargeError extends Error {
+  override readonly name = "BodyTooLargeError";
+  constructor(readonly maxBytes: number) {
+    super(`Request body exceeds ${maxBytes} bytes`);
+  }
+}
+
+/** A complete response. */
+export interface HttpBodyReply {
+  readonly kind: "body";
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string | Uint8Array;
+}
+
+/**
+ * A streamed response (SSE). Adapters send the head, then each chunk as it is
+ * produced, honouring backpressure; when the client goes away they call the
+ * iterator's `return()`.
+ */
+export interface HttpStreamReply {
+  readonly kind: "stream";
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly chunks: AsyncIterable<string>;
+}
+
+export type HttpReply = HttpBodyReply | HttpStreamReply;
+
+/** One HTTP binding: answers the requests it routes, and `undefined` for the others. */
+export interface HttpBinding {
+  handle(request: HttpRequestLike): Promise<HttpReply | undefined>;
+}
