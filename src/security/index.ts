@@ -1,2 +1,2 @@
-/** Filled in by its issue. */
-export {};
+/** Security: PII masking, agent card signing, execution tokens, sealed secrets and the pod keyring. */
+export * from "./pii.js";

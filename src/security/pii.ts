@@ -1,0 +1,276 @@
+/**
+ * PII masking for log lines and skill output (the reference's `pii` module).
+ *
+ * Pattern-based detection is best effort and deliberately broad: masking
+ * something that was not PII is the safe failure, missing something that was
+ * is the dangerous one. Keys whose name says the value is sensitive are
+ * redacted whatever the value looks like (`maskPiiInObject`).
+ *
+ * Every pattern runs in time linear in its input: each begins with a
+ * lookbehind that refuses to start inside a run of the characters it
+ * consumes, so a run is scanned from its first character only; quantifiers
+ * that follow a literal are bounded. Digits are ASCII digits.
+ */
+
+/** The placeholders masked text carries, one per kind of match. */
+export const PII_PLACEHOLDERS = {
+  secret: "[SECRET]",
+  email: "[EMAIL]",
+  card: "[CARD]",
+  ssn: "[SSN]",
+  nationalId: "[NATIONAL_ID]",
+  ip: "[IP]",
+  phone: "[PHONE]",
+  redacted: "[REDACTED]",
+} as const;
+
+type Replacer = (match: string, ...groups: string[]) => string;
+
+interface PiiPattern {
+  readonly regex: RegExp;
+  readonly replace: string | Replacer;
+}
+
+const { secret, email, card, ssn, nationalId, ip, phone } = PII_PLACEHOLDERS;
+
+/** Characters of a secret's value in `key=value` text: up to a quote, space, separator or bracket. */
+const SECRET_KEY_NAMES =
+  "password|passwd|passphrase|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|authorization|credentials?";
+
+/**
+ * In application order: secrets first (a token may contain anything), then
+ * emails, then the digit patterns from the most to the least specific, so
+ * that a card or SSN is never half-masked as a phone number.
+ */
+const PATTERNS: readonly PiiPattern[] = [
+  // PEM private keys: the body stops at the first `-`, so an unterminated block cannot make the scan quadratic.
+  {
+    regex: /-----BEGIN [A-Z ]{0,40}PRIVATE KEY-----[A-Za-z0-9+/=\s]*(?:-----END [A-Z ]{0,40}PRIVATE KEY-----)?/g,
+    replace: secret,
+  },
+  // `password=…`, `"api_key": "…"`, `Authorization: Bearer …`: the key stays, the value goes.
+  {
+    regex: new RegExp(
+      `((?:${SECRET_KEY_NAMES})["']?[ \\t]{0,8}[:=][ \\t]{0,8}["']?)(?:(?:Bearer|Basic|Token)[ \\t]{1,8})?[^\\s"'\`,;&<>()[\\]{}]+`,
+      "gi",
+    ),
+    replace: (_match, key) => `${key}${secret}`,
+  },
+  // A credential after an HTTP auth scheme word (8+ characters, so prose like "a Bearer token" stays).
+  { regex: /\b(Bearer|Basic)([ \t]{1,8})[A-Za-z0-9._~+/-]{8,}=*/g, replace: (_m, s, sp) => `${s}${sp}${secret}` },
+  // JSON Web Tokens (the header is a base64url JSON object, so it starts `eyJ`).
+  {
+    regex: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g,
+    replace: secret,
+  },
+  // Well-known API key shapes: OpenAI/Stripe `sk-`/`sk_live_`…, GitHub, GitLab, Slack, AWS, Google.
+  {
+    regex:
+      /(?<![A-Za-z0-9_-])(?:(?:sk|pk|rk)[-_](?:live_|test_|proj-|ant-)?[A-Za-z0-9_-]{16,}|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}|glpat-[A-Za-z0-9_-]{20,}|xox[abposr]-[A-Za-z0-9-]{10,}|(?:AKIA|ASIA)[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35})/g,
+    replace: secret,
+  },
+  {
+    regex: /(?<![\p{L}\p{N}._%+'-])[\p{L}\p{N}._%+'-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}/gu,
+    replace: email,
+  },
+  // 13–19 digits, single space or dash between groups, Luhn-checked.
+  { regex: /(?<!\p{N})\d(?:[ -]?\d){12,18}(?!\p{N})/gu, replace: (m) => (isCardNumber(m) ? card : m) },
+  // US SSN: 3-2-4 digits, optional space, dot or dash separators.
+  { regex: /(?<![\p{L}\p{N}_])\d{3}[-. ]?\d{2}[-. ]?\d{4}(?![\p{L}\p{N}_])/gu, replace: ssn },
+  // UK National Insurance number.
+  {
+    regex: /(?<![\p{L}\p{N}_])[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D](?![\p{L}\p{N}_])/gu,
+    replace: nationalId,
+  },
+  {
+    regex:
+      /(?<![\p{L}\p{N}_.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\p{L}\p{N}_]|\.\d)/gu,
+    replace: ip,
+  },
+  // Phone numbers: a standalone run of digit groups joined by single separators, 7–15 digits in all.
+  {
+    regex: /(?<![\p{L}\p{N}_+.-])(?:\+|\()?\d+(?:(?:[ .-]\(?|\)[ .-]?|\()\d+)*(?![\p{L}\p{N}_])/gu,
+    replace: (m) => maskPhoneRun(m),
+  },
+];
+
+const PHONE_MIN_DIGITS = 7;
+const PHONE_MAX_DIGITS = 15;
+const ISO_DATE = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])$/;
+
+/** Masks the PII patterns in `text`. Text without any is returned unchanged. */
+export function maskPii(text: string): string {
+  let out = text;
+  for (const { regex, replace } of PATTERNS) {
+    regex.lastIndex = 0;
+    out = typeof replace === "string" ? out.replace(regex, replace) : out.replace(regex, replace as Replacer);
+  }
+  return out;
+}
+
+/** Luhn check over the digits of `candidate`, also trying every group-aligned window of 13–19 digits. */
+function isCardNumber(candidate: string): boolean {
+  const groups = candidate.split(/[ -]/);
+  for (let start = 0; start < groups.length; start++) {
+    let digits = "";
+    for (let end = start; end < groups.length; end++) {
+      digits += groups[end];
+      if (digits.length > 19) break;
+      if (digits.length >= 13 && luhn(digits)) return true;
+    }
+  }
+  return false;
+}
+
+function luhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+function digitCount(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) n++;
+  }
+  return n;
+}
+
+/**
+ * A run of digit groups is one phone number when it has 7–15 digits. A longer
+ * run (a space-separated list of numbers) is split at spaces and masked chunk
+ * by chunk, greedily, so a list of phone numbers is not left in the clear.
+ * ISO dates are not phone numbers.
+ */
+function maskPhoneRun(run: string): string {
+  const isPhone = (text: string, digits: number) =>
+    digits >= PHONE_MIN_DIGITS && digits <= PHONE_MAX_DIGITS && !ISO_DATE.test(text);
+  const total = digitCount(run);
+  if (total <= PHONE_MAX_DIGITS) return isPhone(run, total) ? phone : run;
+  const chunks = run.split(" ");
+  const out: string[] = [];
+  let pending: string[] = [];
+  let pendingDigits = 0;
+  const flush = () => {
+    if (pending.length === 0) return;
+    const joined = pending.join(" ");
+    out.push(isPhone(joined, pendingDigits) ? phone : joined);
+    pending = [];
+    pendingDigits = 0;
+  };
+  for (const chunk of chunks) {
+    const n = digitCount(chunk);
+    if (pendingDigits + n > PHONE_MAX_DIGITS) flush();
+    pending.push(chunk);
+    pendingDigits += n;
+  }
+  flush();
+  return out.join(" ");
+}
+
+/**
+ * Key names whose values are redacted whatever they look like. A key matches
+ * when, lowercased with `_`, `-`, `.` and spaces removed, it contains one of
+ * `SENSITIVE_KEY_SUBSTRINGS`, or when one of its words (split at camelCase and
+ * separators) is one of `SENSITIVE_KEY_WORDS` (too short to match as substrings:
+ * `ssn` is inside `className`).
+ */
+export const SENSITIVE_KEY_SUBSTRINGS: readonly string[] = [
+  "password",
+  "passwd",
+  "passphrase",
+  "secret",
+  "token",
+  "apikey",
+  "accesskey",
+  "privatekey",
+  "authorization",
+  "credential",
+  "cookie",
+  "socialsecurity",
+  "phone",
+  "mobilenumber",
+  "email",
+  "creditcard",
+  "cardnumber",
+  "iban",
+  "taxid",
+  "nationalid",
+  "passport",
+  "dateofbirth",
+  "birthdate",
+];
+
+export const SENSITIVE_KEY_WORDS: readonly string[] = ["ssn", "pin", "cvv", "cvc", "dob", "otp", "pwd", "sin", "nino"];
+
+const sensitiveWords = new Set(SENSITIVE_KEY_WORDS);
+
+/** Whether values under `key` are redacted by `maskPiiInObject`. */
+export function isSensitiveKey(key: string): boolean {
+  const compact = key.toLowerCase().replace(/[-_. ]/g, "");
+  if (SENSITIVE_KEY_SUBSTRINGS.some((s) => compact.includes(s))) return true;
+  const words = key
+    .replace(/([a-z\d])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .split(/[^a-z\d]+/);
+  return words.some((w) => sensitiveWords.has(w));
+}
+
+function isWalkable(value: unknown): value is Record<string, unknown> | unknown[] {
+  if (value === null || typeof value !== "object") return false;
+  if (Array.isArray(value)) return true;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * A copy of `value` with every string masked by `maskPii` and every value
+ * under a sensitive key (`isSensitiveKey`) replaced by `[REDACTED]` (null and
+ * undefined stay as they are: there is nothing to hide). Plain objects and
+ * arrays are walked, including protobuf-es messages; other objects (Date,
+ * Uint8Array, class instances) are kept as they are. The input is never
+ * mutated; shared and circular references are preserved in the copy. The walk
+ * is iterative, so deep nesting cannot overflow the stack.
+ */
+export function maskPiiInObject<T>(value: T): T {
+  if (typeof value === "string") return maskPii(value) as T;
+  if (!isWalkable(value)) return value;
+  const copies = new Map<object, Record<string, unknown> | unknown[]>();
+  const stack: Array<[Record<string, unknown> | unknown[], Record<string, unknown> | unknown[]]> = [];
+  const copyOf = (source: Record<string, unknown> | unknown[]) => {
+    let target = copies.get(source);
+    if (!target) {
+      target = Array.isArray(source) ? new Array(source.length) : Object.create(Object.getPrototypeOf(source));
+      copies.set(source, target!);
+      stack.push([source, target!]);
+    }
+    return target!;
+  };
+  const maskValue = (v: unknown): unknown => {
+    if (typeof v === "string") return maskPii(v);
+    return isWalkable(v) ? copyOf(v) : v;
+  };
+  const root = copyOf(value);
+  while (stack.length > 0) {
+    const [source, target] = stack.pop()!;
+    if (Array.isArray(source)) {
+      const out = target as unknown[];
+      for (let i = 0; i < source.length; i++) out[i] = maskValue(source[i]);
+      continue;
+    }
+    const out = target as Record<string, unknown>;
+    for (const key of Object.keys(source)) {
+      const v = source[key];
+      out[key] = isSensitiveKey(key) && v !== null && v !== undefined ? PII_PLACEHOLDERS.redacted : maskValue(v);
+    }
+  }
+  return root as T;
+}
