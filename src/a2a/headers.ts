@@ -12,21 +12,25 @@ export type HeadersLike =
   | Iterable<readonly [string, string]>
   | Readonly<Record<string, string | readonly string[] | undefined>>;
 
-/** Every value of the header `name`, one per header line, in order. */
-export function headerValues(headers: HeadersLike | null | undefined, name: string): string[] {
-  if (!headers) return [];
-  const wanted = name.toLowerCase();
-  const out: string[] = [];
-  const push = (value: string | readonly string[] | undefined) => {
-    if (typeof value === "string") out.push(value);
-    else if (Array.isArray(value)) out.push(...value);
-  };
+/** Every header line as `[name, value]`, names as given, repeated lines (arrays) flattened, in order. */
+export function* headerEntries(headers: HeadersLike | null | undefined): Generator<[string, string]> {
+  if (!headers) return;
   const entries =
     Symbol.iterator in headers
       ? (headers as Iterable<readonly [string, string | readonly string[]]>)
       : Object.entries(headers as Record<string, string | readonly string[] | undefined>);
   for (const [key, value] of entries) {
-    if (key.toLowerCase() === wanted) push(value);
+    if (typeof value === "string") yield [key, value];
+    else if (Array.isArray(value)) for (const v of value) yield [key, v];
+  }
+}
+
+/** Every value of the header `name`, one per header line, in order. */
+export function headerValues(headers: HeadersLike | null | undefined, name: string): string[] {
+  const wanted = name.toLowerCase();
+  const out: string[] = [];
+  for (const [key, value] of headerEntries(headers)) {
+    if (key.toLowerCase() === wanted) out.push(value);
   }
   return out;
 }
