@@ -1,0 +1,603 @@
+/**
+ * `Client`: calls one A2A v1.0.1 agent over JSON-RPC, HTTP+JSON or gRPC.
+ * The methods build the generated request messages; every call then takes
+ * the same path whatever the binding — headers (service parameters, client
+ * headers, credentials, call headers), `before` interceptors, the transport,
+ * `after` interceptors — under one scope that owns the call's cancellation
+ * and deadline. Streams end on their last frame (`isLastFrame`); a stream
+ * that stops before one is a NovaOSConnectionError, never a success.
+ */
+import type * as http2 from "node:http2";
+import { create, isMessage, type JsonObject, type MessageInitShape } from "@bufbuild/protobuf";
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import {
+  type AgentCard,
+  CancelTaskRequestSchema,
+  DeleteTaskPushNotificationConfigRequestSchema,
+  GetExtendedAgentCardRequestSchema,
+  GetTaskPushNotificationConfigRequestSchema,
+  GetTaskRequestSchema,
+  ListTaskPushNotificationConfigsRequestSchema,
+  type ListTaskPushNotificationConfigsResponse,
+  ListTasksRequestSchema,
+  type ListTasksResponse,
+  type Message,
+  MessageSchema,
+  SendMessageRequestSchema,
+  type StreamResponse,
+  StreamResponseSchema,
+  SubscribeToTaskRequestSchema,
+  type Task,
+  type TaskPushNotificationConfig,
+  TaskPushNotificationConfigSchema,
+  TaskState,
+  TaskStateSchema,
+} from "../../gen/a2a_pb.js";
+import {
+  PROTOCOL_BINDING_GRPC,
+  PROTOCOL_BINDING_HTTP_JSON,
+  PROTOCOL_BINDING_JSONRPC,
+  type ProtocolBinding,
+} from "../a2a/constants.js";
+import { InvalidAgentResponseError } from "../a2a/errors.js";
+import type { ExtensionRegistry } from "../a2a/extensions.js";
+import { DEFAULT_MAX_BODY_BYTES } from "../a2a/jsonrpc.js";
+import { isLastFrame } from "../a2a/stream-frame.js";
+import { parseTimestamp } from "../a2a/timestamps.js";
+import { A2A_PROTOCOL_VERSION, A2A_VERSION_HEADER } from "../a2a/version.js";
+import {
+  NovaOSAgentNotFoundError,
+  NovaOSConnectionError,
+  NovaOSError,
+  NovaOSValidationError,
+} from "../errors/novaos-errors.js";
+import { validateHostAllowed } from "../runtime/config.js";
+import type { AuthProvider } from "./auth.js";
+import { type CallOptions, CallScope } from "./call-options.js";
+import { type ClientConfig, type ResolvedClientConfig, resolveClientConfig } from "./client-config.js";
+import { createOwnedFetch, type OwnedFetch } from "./default-fetch.js";
+import { GrpcTransport } from "./grpc-transport.js";
+import { HttpJsonTransport } from "./http-json-transport.js";
+import { type CallResult, type ClientCallInterceptor, createCallContext, runAfter, runBefore } from "./interceptors.js";
+import { interfaceAt, selectInterface, tenantFromCard } from "./interface-selection.js";
+import { JsonRpcTransport } from "./jsonrpc-transport.js";
+import { type MessageAddressing, type MessageInput, toMessage } from "./message-input.js";
+import type { ClientTransport, MethodInput, MethodOutput, StreamingMethod, UnaryMethod } from "./transport.js";
+
+/** The default deadline of a unary call. Streams have none unless a call sets one. */
+export const DEFAULT_TIMEOUT_MS = 300_000;
+
+export interface ClientOptions {
+  /** The interface URL: where the agent serves `binding`. */
+  baseUrl: string;
+  /** The binding spoken at `baseUrl`. Default: the card's interface at that URL, else JSON-RPC. */
+  binding?: ProtocolBinding;
+  /** Sent on every request. Default: the tenant the card declares for this interface. */
+  tenant?: string;
+  /** The agent's card: streaming capability, security requirements, tenant. */
+  agentCard?: AgentCard;
+  /** Credentials, read afresh on every call. */
+  auth?: AuthProvider;
+  interceptors?: readonly ClientCallInterceptor[];
+  /** Extensions activated on every call (`A2A-Extensions`, and their data in request metadata). */
+  extensions?: ExtensionRegistry;
+  /** Headers sent on every call; call headers and credentials win over them. */
+  headers?: HeadersInit;
+  config?: ClientConfig;
+  /** Deadline of a unary call in ms; `0` for none. Default {@link DEFAULT_TIMEOUT_MS}. */
+  timeoutMs?: number;
+  /** The fetch used by JSON-RPC and HTTP+JSON. Default: undici's, on connections the client owns. */
+  fetch?: typeof fetch;
+  /** Passed to `http2.connect()` for gRPC (TLS options, a guarded `lookup`). */
+  grpcNodeOptions?: http2.ClientSessionOptions | http2.SecureClientSessionOptions;
+  /** Cap on one reply body or gRPC message. Default 10 MiB. */
+  maxResponseBytes?: number;
+  /** Cap on one SSE event. Default 10 MiB. */
+  maxSseEventBytes?: number;
+  /** Outbound-host allowlist for `baseUrl`. Default: `NOVAOS_ALLOWED_HOSTS`, if set. */
+  allowedHosts?: readonly string[];
+  /** Called once when the client closes: releases what the caller built for it (e.g. the dispatcher behind `fetch`). */
+  onClose?: () => void | Promise<void>;
+}
+
+/** `Client.fromAgentCard` options: the card decides the URL, the binding and the default tenant. */
+export type FromAgentCardOptions = Omit<ClientOptions, "baseUrl" | "binding" | "agentCard">;
+
+export interface SendMessageOptions extends CallOptions, MessageAddressing {
+  /** Request-level metadata (`params.metadata`), beside the message's own. */
+  metadata?: JsonObject;
+  /** Answer as soon as the task exists instead of when it is terminal or interrupted. */
+  returnImmediately?: boolean;
+  /** How many history messages the returned task should carry (a hint). */
+  historyLength?: number;
+  /** Media types this caller accepts; a non-empty list replaces the config's. */
+  acceptedOutputModes?: readonly string[];
+  /** A webhook for this task's updates. */
+  taskPushNotificationConfig?: MessageInitShape<typeof TaskPushNotificationConfigSchema>;
+}
+
+export type SendStreamingMessageOptions = Omit<SendMessageOptions, "returnImmediately">;
+
+export interface SendMessageSafeOptions extends SendMessageOptions {
+  /** Returned when the agent is unreachable (connection failure, HTTP 404). */
+  default?: Task | Message;
+}
+
+export interface GetTaskOptions extends CallOptions {
+  historyLength?: number;
+}
+
+export interface CancelTaskOptions extends CallOptions {
+  metadata?: JsonObject;
+}
+
+export interface ListTasksFilter {
+  contextId?: string;
+  /** A TaskState or its wire name (`"TASK_STATE_WORKING"`). */
+  status?: TaskState | string;
+  pageSize?: number;
+  pageToken?: string;
+  historyLength?: number;
+  /** Only tasks whose status changed after this instant (RFC 3339 text, Date or Timestamp). */
+  statusTimestampAfter?: string | Date | Timestamp;
+  includeArtifacts?: boolean;
+}
+
+export type ListTasksOptions = ListTasksFilter & CallOptions;
+
+export interface ListPushConfigsOptions extends CallOptions {
+  pageSize?: number;
+  pageToken?: string;
+}
+
+const BINDINGS: readonly string[] = [PROTOCOL_BINDING_JSONRPC, PROTOCOL_BINDING_HTTP_JSON, PROTOCOL_BINDING_GRPC];
+
+function requireId(field: string, value: unknown): string {
+  if (typeof value !== "string" || value.trim() === "") {
+    throw new NovaOSValidationError(`${field} must be a non-empty string`, { field });
+  }
+  return value;
+}
+
+function optionalInt(field: string, value: number | undefined, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isInteger(value) || value < min || value > 2 ** 31 - 1) {
+    throw new NovaOSValidationError(`${field} must be an integer ≥ ${min}`, { field });
+  }
+  return value;
+}
+
+function taskStateOf(value: TaskState | string): TaskState {
+  if (typeof value === "number" && TaskStateSchema.value[value]) return value;
+  const byName = typeof value === "string" ? TaskStateSchema.values.find((v) => v.name === value) : undefined;
+  if (byName) return byName.number as TaskState;
+  throw new NovaOSValidationError(`status ${JSON.stringify(value)} is not a TaskState`, { field: "status" });
+}
+
+function timestampOf(value: string | Date | Timestamp): Timestamp {
+  if (value instanceof Date) {
+    const ts = parseTimestamp(value.toISOString());
+    if (ts) return ts;
+  } else if (typeof value === "string") {
+    const ts = parseTimestamp(value);
+    if (ts) return ts;
+  } else {
+    return value;
+  }
+  throw new NovaOSValidationError("statusTimestampAfter is not an RFC 3339 timestamp", {
+    field: "statusTimestampAfter",
+  });
+}
+
+function frameOf(result: Task | Message): StreamResponse {
+  return create(StreamResponseSchema, {
+    payload: isMessage(result, MessageSchema) ? { case: "message", value: result } : { case: "task", value: result },
+  });
+}
+
+export class Client implements AsyncDisposable {
+  readonly baseUrl: string;
+  readonly binding: ProtocolBinding;
+  readonly tenant: string | undefined;
+  readonly agentCard: AgentCard | undefined;
+  readonly extensions: ExtensionRegistry | undefined;
+  readonly config: Readonly<ResolvedClientConfig>;
+  readonly #auth: AuthProvider | undefined;
+  readonly #interceptors: readonly ClientCallInterceptor[];
+  readonly #headers: Headers;
+  readonly #timeoutMs: number;
+  readonly #transport: ClientTransport;
+  readonly #ownedFetch: OwnedFetch | undefined;
+  readonly #onClose: (() => void | Promise<void>) | undefined;
+  #closed = false;
+
+  /** A client for the interface the card offers that this client prefers (see `ClientConfig.preferredBindings`). */
+  static fromAgentCard(card: AgentCard, options: FromAgentCardOptions = {}): Client {
+    const config = resolveClientConfig(options.config);
+    const chosen = selectInterface(card.supportedInterfaces, config.preferredBindings, {
+      useClientPreference: config.useClientPreference,
+    });
+    if (!chosen) {
+      const offered = card.supportedInterfaces.map((i) => `${i.protocolBinding} ${i.protocolVersion}`.trim());
+      throw new NovaOSValidationError(
+        `Agent card "${card.name}" offers no interface this client can use (offered: ${offered.join(", ") || "none"}; ` +
+          `accepted: ${config.preferredBindings.join(", ")} at A2A ${A2A_PROTOCOL_VERSION})`,
+        { field: "supportedInterfaces" },
+      );
+    }
+    return new Client({
+      ...options,
+      baseUrl: chosen.url,
+      binding: chosen.protocolBinding as ProtocolBinding,
+      agentCard: card,
+      tenant: options.tenant ?? (chosen.tenant || undefined),
+    });
+  }
+
+  constructor(options: ClientOptions) {
+    let url: URL;
+    try {
+      url = new URL(options.baseUrl);
+    } catch {
+      throw new RangeError(`baseUrl ${JSON.stringify(options.baseUrl)} is not a valid URL`);
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") {
+      throw new RangeError(`baseUrl must be an http(s) URL, got ${JSON.stringify(options.baseUrl)}`);
+    }
+    validateHostAllowed(url, options.allowedHosts);
+    const card = options.agentCard;
+    const binding =
+      options.binding ?? (card && interfaceAt(card, options.baseUrl)?.protocolBinding) ?? PROTOCOL_BINDING_JSONRPC;
+    if (!BINDINGS.includes(binding)) {
+      throw new RangeError(`binding must be one of ${BINDINGS.join(", ")}, got ${JSON.stringify(binding)}`);
+    }
+    this.baseUrl = options.baseUrl;
+    this.binding = binding as ProtocolBinding;
+    this.agentCard = card;
+    this.tenant = options.tenant ?? (card ? tenantFromCard(card, options.baseUrl, binding) : undefined);
+    this.extensions = options.extensions;
+    this.config = resolveClientConfig(options.config);
+    this.#auth = options.auth;
+    this.#interceptors = [...(options.interceptors ?? [])];
+    this.#headers = new Headers(options.headers);
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#onClose = options.onClose;
+    const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_BODY_BYTES;
+    if (this.binding === PROTOCOL_BINDING_GRPC) {
+      this.#transport = new GrpcTransport({
+        baseUrl: options.baseUrl,
+        nodeOptions: options.grpcNodeOptions,
+        maxResponseBytes,
+      });
+    } else {
+      this.#ownedFetch = options.fetch ? undefined : createOwnedFetch();
+      const httpOptions = {
+        baseUrl: options.baseUrl,
+        fetch: options.fetch ?? (this.#ownedFetch as OwnedFetch).fetch,
+        maxResponseBytes,
+        maxSseEventBytes: options.maxSseEventBytes,
+      };
+      this.#transport =
+        this.binding === PROTOCOL_BINDING_JSONRPC
+          ? new JsonRpcTransport(httpOptions)
+          : new HttpJsonTransport(httpOptions);
+    }
+  }
+
+  /** The interceptors run around every call, in order (a copy). */
+  get interceptors(): ClientCallInterceptor[] {
+    return [...this.#interceptors];
+  }
+
+  /** Whether `close()` has been called. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /**
+   * A2A SendMessage. Resolves with the Task the agent created — by default
+   * once it is terminal or interrupted — or with a bare Message when the
+   * agent answered without creating a task.
+   */
+  async sendMessage(message: MessageInput, options: SendMessageOptions = {}): Promise<Task | Message> {
+    const reply = await this.#unary("SendMessage", this.#sendRequest(message, options, false), options);
+    return reply.payload.value as Task | Message;
+  }
+
+  /**
+   * `sendMessage`, but an unreachable agent (connection failure, timeout,
+   * HTTP 404) yields `options.default` instead of an error. Every other
+   * error, protocol errors included, is thrown: that agent was reached.
+   */
+  async sendMessageSafe(
+    message: MessageInput,
+    options: SendMessageSafeOptions = {},
+  ): Promise<Task | Message | undefined> {
+    try {
+      return await this.sendMessage(message, options);
+    } catch (error) {
+      if (error instanceof NovaOSConnectionError || error instanceof NovaOSAgentNotFoundError) return options.default;
+      throw error;
+    }
+  }
+
+  /**
+   * A2A SendStreamingMessage: the frames in order, up to and including the
+   * last one (`isLastFrame`), after which the stream is closed. When
+   * streaming is off (`config.streaming`) or the card does not declare it,
+   * one `sendMessage` is made and its result is the only frame.
+   */
+  async *sendStreamingMessage(
+    message: MessageInput,
+    options: SendStreamingMessageOptions = {},
+  ): AsyncGenerator<StreamResponse, void, undefined> {
+    if (!this.config.streaming || (this.agentCard && this.agentCard.capabilities?.streaming !== true)) {
+      yield frameOf(await this.sendMessage(message, { ...options, returnImmediately: false }));
+      return;
+    }
+    yield* this.#stream("SendStreamingMessage", this.#sendRequest(message, options, true), options);
+  }
+
+  /** A2A GetTask: the task as the agent holds it now. */
+  async getTask(taskId: string, options: GetTaskOptions = {}): Promise<Task> {
+    const request = create(GetTaskRequestSchema, {
+      tenant: this.tenant ?? "",
+      id: requireId("taskId", taskId),
+      historyLength: optionalInt("historyLength", options.historyLength, 0),
+    });
+    return this.#unary("GetTask", request, options);
+  }
+
+  /** A2A ListTasks: one page. A non-empty `nextPageToken` means there is more. */
+  async listTasks(options: ListTasksOptions = {}): Promise<ListTasksResponse> {
+    const request = create(ListTasksRequestSchema, {
+      tenant: this.tenant ?? "",
+      contextId: options.contextId ?? "",
+      status: options.status === undefined ? TaskState.UNSPECIFIED : taskStateOf(options.status),
+      pageSize: optionalInt("pageSize", options.pageSize, 1),
+      pageToken: options.pageToken ?? "",
+      historyLength: optionalInt("historyLength", options.historyLength, 0),
+      statusTimestampAfter:
+        options.statusTimestampAfter === undefined ? undefined : timestampOf(options.statusTimestampAfter),
+      includeArtifacts: options.includeArtifacts,
+    });
+    return this.#unary("ListTasks", request, options);
+  }
+
+  /**
+   * Every page of ListTasks, following `nextPageToken` from `pageToken` (or
+   * the start) to the end. An agent that hands back a token it already gave
+   * is refused (InvalidAgentResponseError) rather than looped on.
+   */
+  async *listTasksPages(options: ListTasksOptions = {}): AsyncGenerator<ListTasksResponse, void, undefined> {
+    const seen = new Set<string>();
+    let pageToken = options.pageToken;
+    while (true) {
+      const page = await this.listTasks({ ...options, pageToken });
+      yield page;
+      if (page.nextPageToken === "") return;
+      if (seen.has(page.nextPageToken)) {
+        throw new InvalidAgentResponseError(`ListTasks returned the page token ${page.nextPageToken} twice`);
+      }
+      seen.add(page.nextPageToken);
+      pageToken = page.nextPageToken;
+    }
+  }
+
+  /**
+   * A2A CancelTask. Cancellation is a request: read the returned task's
+   * state. A task already terminal is a TaskNotCancelableError (-32002).
+   */
+  async cancelTask(taskId: string, options: CancelTaskOptions = {}): Promise<Task> {
+    const metadata = this.#requestMetadata(options.metadata);
+    const request = create(CancelTaskRequestSchema, {
+      tenant: this.tenant ?? "",
+      id: requireId("taskId", taskId),
+      ...(metadata ? { metadata } : {}),
+    });
+    return this.#unary("CancelTask", request, options);
+  }
+
+  /**
+   * A2A SubscribeToTask: reattaches to a task's stream. The first frame is
+   * the task's current state; what happened while detached is not replayed.
+   */
+  async *subscribeToTask(taskId: string, options: CallOptions = {}): AsyncGenerator<StreamResponse, void, undefined> {
+    const request = create(SubscribeToTaskRequestSchema, {
+      tenant: this.tenant ?? "",
+      id: requireId("taskId", taskId),
+    });
+    yield* this.#stream("SubscribeToTask", request, options);
+  }
+
+  /** A2A CreateTaskPushNotificationConfig. `config.tenant`, when set, wins over the client's. */
+  async createTaskPushNotificationConfig(
+    config: TaskPushNotificationConfig | MessageInitShape<typeof TaskPushNotificationConfigSchema>,
+    options: CallOptions = {},
+  ): Promise<TaskPushNotificationConfig> {
+    const request = create(TaskPushNotificationConfigSchema, { ...config });
+    requireId("taskId", request.taskId);
+    requireId("url", request.url);
+    if (request.tenant === "") request.tenant = this.tenant ?? "";
+    return this.#unary("CreateTaskPushNotificationConfig", request, options);
+  }
+
+  /** A2A GetTaskPushNotificationConfig. */
+  async getTaskPushNotificationConfig(
+    taskId: string,
+    configId: string,
+    options: CallOptions = {},
+  ): Promise<TaskPushNotificationConfig> {
+    const request = create(GetTaskPushNotificationConfigRequestSchema, {
+      tenant: this.tenant ?? "",
+      taskId: requireId("taskId", taskId),
+      id: requireId("configId", configId),
+    });
+    return this.#unary("GetTaskPushNotificationConfig", request, options);
+  }
+
+  /** A2A ListTaskPushNotificationConfigs: one page of a task's webhooks. */
+  async listTaskPushNotificationConfigs(
+    taskId: string,
+    options: ListPushConfigsOptions = {},
+  ): Promise<ListTaskPushNotificationConfigsResponse> {
+    const request = create(ListTaskPushNotificationConfigsRequestSchema, {
+      tenant: this.tenant ?? "",
+      taskId: requireId("taskId", taskId),
+      pageSize: optionalInt("pageSize", options.pageSize, 0) ?? 0,
+      pageToken: options.pageToken ?? "",
+    });
+    return this.#unary("ListTaskPushNotificationConfigs", request, options);
+  }
+
+  /** A2A DeleteTaskPushNotificationConfig. */
+  async deleteTaskPushNotificationConfig(taskId: string, configId: string, options: CallOptions = {}): Promise<void> {
+    const request = create(DeleteTaskPushNotificationConfigRequestSchema, {
+      tenant: this.tenant ?? "",
+      taskId: requireId("taskId", taskId),
+      id: requireId("configId", configId),
+    });
+    await this.#unary("DeleteTaskPushNotificationConfig", request, options);
+  }
+
+  /** A2A GetExtendedAgentCard: the card an authenticated caller may see. */
+  async getExtendedAgentCard(options: CallOptions = {}): Promise<AgentCard> {
+    return this.#unary(
+      "GetExtendedAgentCard",
+      create(GetExtendedAgentCardRequestSchema, { tenant: this.tenant ?? "" }),
+      options,
+    );
+  }
+
+  /** Closes the client's connections; calls still in flight fail. Idempotent. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    try {
+      await this.#transport.close();
+      await this.#ownedFetch?.close();
+    } finally {
+      await this.#onClose?.();
+    }
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  #requestMetadata(own: JsonObject | undefined): JsonObject | undefined {
+    const metadata = { ...this.extensions?.requestMetadata(), ...own };
+    return Object.keys(metadata).length > 0 ? metadata : undefined;
+  }
+
+  #sendRequest(message: MessageInput, options: SendMessageOptions, streaming: boolean): MethodInput<"SendMessage"> {
+    const modes = options.acceptedOutputModes?.length ? options.acceptedOutputModes : this.config.acceptedOutputModes;
+    const push = options.taskPushNotificationConfig ?? this.config.pushNotificationConfig;
+    const historyLength = optionalInt("historyLength", options.historyLength, 0);
+    const returnImmediately = !streaming && (options.returnImmediately ?? this.config.polling);
+    const configured = modes.length > 0 || push !== undefined || historyLength !== undefined || returnImmediately;
+    const metadata = this.#requestMetadata(options.metadata);
+    return create(SendMessageRequestSchema, {
+      tenant: this.tenant ?? "",
+      message: toMessage(message, options),
+      ...(configured
+        ? {
+            configuration: {
+              acceptedOutputModes: [...modes],
+              historyLength,
+              returnImmediately,
+              ...(push ? { taskPushNotificationConfig: push } : {}),
+            },
+          }
+        : {}),
+      ...(metadata ? { metadata } : {}),
+    });
+  }
+
+  /** Service parameters, then client headers, then credentials, then the call's own headers. */
+  async #callHeaders(own: HeadersInit | undefined): Promise<Headers> {
+    const headers = new Headers({ [A2A_VERSION_HEADER]: A2A_PROTOCOL_VERSION, ...this.extensions?.requestHeaders() });
+    for (const [name, value] of this.#headers) headers.set(name, value);
+    for (const [name, value] of Object.entries((await this.#auth?.headers()) ?? {})) headers.set(name, value);
+    for (const [name, value] of new Headers(own)) headers.set(name, value);
+    return headers;
+  }
+
+  #open(): void {
+    if (this.#closed) throw new NovaOSError("The client is closed");
+  }
+
+  async #unary<M extends UnaryMethod>(
+    method: M,
+    request: MethodInput<M>,
+    options: CallOptions,
+  ): Promise<MethodOutput<M>> {
+    this.#open();
+    const scope = new CallScope(options.signal, options.timeoutMs ?? this.#timeoutMs);
+    const context = options.context ?? createCallContext();
+    const common = { method, binding: this.binding, request, agentCard: this.agentCard, context };
+    const ran: ClientCallInterceptor[] = [];
+    let result: MethodOutput<M> | undefined;
+    let error: unknown;
+    let failed = false;
+    try {
+      const headers = await this.#callHeaders(options.headers);
+      const early = await runBefore<M>(this.#interceptors, { ...common, headers, signal: scope.signal }, ran);
+      result = early
+        ? (early.value as MethodOutput<M>)
+        : await this.#transport.unary(method, request, { headers, signal: scope.signal });
+    } catch (e) {
+      failed = true;
+      error = scope.abortError() ?? e;
+    } finally {
+      scope.dispose();
+    }
+    await runAfter<M>(ran, { ...common, result: result as CallResult<M> | undefined, error });
+    if (failed) throw error;
+    return result as MethodOutput<M>;
+  }
+
+  async *#stream<M extends StreamingMethod>(
+    method: M,
+    request: MethodInput<M>,
+    options: CallOptions,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
+    this.#open();
+    const scope = new CallScope(options.signal, options.timeoutMs);
+    const context = options.context ?? createCallContext();
+    const common = { method, binding: this.binding, request, agentCard: this.agentCard, context };
+    const ran: ClientCallInterceptor[] = [];
+    let afterFailed = false;
+    const after = async (result: StreamResponse | undefined, error: unknown) => {
+      try {
+        await runAfter<M>(ran, { ...common, result: result as CallResult<M> | undefined, error });
+      } catch (e) {
+        afterFailed = true;
+        throw e;
+      }
+    };
+    try {
+      const headers = await this.#callHeaders(options.headers);
+      const early = await runBefore<M>(this.#interceptors, { ...common, headers, signal: scope.signal }, ran);
+      if (early) {
+        await after(early.value as StreamResponse, undefined);
+        yield early.value as StreamResponse;
+        return;
+      }
+      for await (const frame of this.#transport.stream(method, request, { headers, signal: scope.signal })) {
+        await after(frame, undefined);
+        yield frame;
+        if (isLastFrame(frame)) return;
+      }
+      throw new NovaOSConnectionError(`The ${method} stream ended before a terminal or interrupted state`, {
+        details: { method },
+      });
+    } catch (e) {
+      const error = scope.abortError() ?? e;
+      if (!afterFailed) await after(undefined, error);
+      throw error;
+    } finally {
+      scope.dispose();
+    }
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * The gRPC binding (spec §10) through connect-es: the generated `A2AService`
+ * descriptor over `@connectrpc/connect-node`'s HTTP/2 gRPC transport. Service
+ * parameters travel as metadata (`a2a-version`, `a2a-extensions`: HTTP/2
+ * lower-cases header names). The transport owns its HTTP/2 session, so
+ * closing it closes the connection.
+ *
+ * Errors: an A2A `google.rpc.ErrorInfo` in the status details decides the
+ * class, as on the other bindings; without one the status code does.
+ */
+import type * as http2 from "node:http2";
+import { toJson } from "@bufbuild/protobuf";
+import { type Client, Code, ConnectError, createClient } from "@connectrpc/connect";
+import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
+import { A2AService, type StreamResponse } from "../../gen/a2a_pb.js";
+import { BadRequestSchema, ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
+import { a2aServiceBindings } from "../a2a/bindings.js";
+import { PROTOCOL_BINDING_GRPC } from "../a2a/constants.js";
+import { A2A_ERRORS } from "../a2a/error-table.js";
+import { BAD_REQUEST_TYPE, ERROR_INFO_TYPE, errorFromDetails, findErrorInfo } from "../a2a/error-wire.js";
+import type { ErrorDetail } from "../a2a/errors.js";
+import {
+  NovaOSAuthenticationError,
+  NovaOSConnectionError,
+  NovaOSError,
+  NovaOSRateLimitError,
+} from "../errors/novaos-errors.js";
+import { checkFrame, checkReply } from "./reply-decoding.js";
+import type {
+  ClientTransport,
+  MethodInput,
+  MethodOutput,
+  StreamingMethod,
+  TransportCall,
+  UnaryMethod,
+} from "./transport.js";
+
+export interface GrpcTransportOptions {
+  /** The interface URL: `http://host:port` (h2c) or `https://host:port` (TLS). */
+  readonly baseUrl: string;
+  /** Passed to `http2.connect()` (TLS options, a guarded `lookup`, …). */
+  readonly nodeOptions?: http2.ClientSessionOptions | http2.SecureClientSessionOptions | undefined;
+  /** Cap on one reply message. */
+  readonly maxResponseBytes: number;
+}
+
+type RpcFn = (request: unknown, options: { headers: Headers; signal: AbortSignal }) => unknown;
+
+/** The status details as ProtoJSON `Any` objects, the form the protocol layer reads. */
+function detailsOf(error: ConnectError): ErrorDetail[] {
+  return [
+    ...error
+      .findDetails(ErrorInfoSchema)
+      .map((d) => ({ "@type": ERROR_INFO_TYPE, ...(toJson(ErrorInfoSchema, d) as object) })),
+    ...error
+      .findDetails(BadRequestSchema)
+      .map((d) => ({ "@type": BAD_REQUEST_TYPE, ...(toJson(BadRequestSchema, d) as object) })),
+  ];
+}
+
+/** The JSON-RPC code a status stands for when no ErrorInfo says better (mirrors decision P10). */
+function fallbackCode(code: Code): number {
+  switch (code) {
+    case Code.NotFound:
+      return A2A_ERRORS.TaskNotFoundError.jsonRpcCode;
+    case Code.Unimplemented:
+      return A2A_ERRORS.MethodNotFoundError.jsonRpcCode;
+    case Code.Internal:
+    case Code.Unknown:
+    case Code.DataLoss:
+      return A2A_ERRORS.InternalError.jsonRpcCode;
+    default:
+      return A2A_ERRORS.InvalidRequestError.jsonRpcCode;
+  }
+}
+
+export function errorFromGrpc(error: unknown, url: string): Error {
+  if (error instanceof NovaOSError) return error;
+  const e = ConnectError.from(error);
+  const details = detailsOf(e);
+  const message = e.rawMessage;
+  if (findErrorInfo(details)) return errorFromDetails(fallbackCode(e.code), message, details);
+  const options = { code: e.code, details: { grpcCode: Code[e.code] }, cause: e };
+  switch (e.code) {
+    case Code.Unauthenticated:
+    case Code.PermissionDenied:
+      return new NovaOSAuthenticationError(`${url}: ${message}`, options);
+    case Code.ResourceExhausted:
+      return new NovaOSRateLimitError(`${url}: ${message}`, options);
+    case Code.Unavailable:
+    case Code.Canceled:
+    case Code.Aborted:
+    case Code.DeadlineExceeded:
+      return new NovaOSConnectionError(`Connection to ${url} failed: ${message}`, options);
+    default:
+      return errorFromDetails(fallbackCode(e.code), message, details);
+  }
+}
+
+export class GrpcTransport implements ClientTransport {
+  readonly binding = PROTOCOL_BINDING_GRPC;
+  readonly #url: string;
+  readonly #session: Http2SessionManager;
+  readonly #client: Client<typeof A2AService>;
+
+  constructor(options: GrpcTransportOptions) {
+    this.#url = options.baseUrl;
+    this.#session = new Http2SessionManager(options.baseUrl, {}, options.nodeOptions);
+    this.#client = createClient(
+      A2AService,
+      createGrpcTransport({
+        baseUrl: options.baseUrl,
+        sessionManager: this.#session,
+        readMaxBytes: options.maxResponseBytes,
+      }),
+    );
+  }
+
+  #rpc(method: UnaryMethod | StreamingMethod): RpcFn {
+    const name = a2aServiceBindings[method].rpc.localName as keyof Client<typeof A2AService>;
+    return (this.#client[name] as RpcFn).bind(this.#client);
+  }
+
+  async unary<M extends UnaryMethod>(
+    method: M,
+    request: MethodInput<M>,
+    call: TransportCall,
+  ): Promise<MethodOutput<M>> {
+    try {
+      const reply = (await this.#rpc(method)(request, {
+        headers: call.headers,
+        signal: call.signal,
+      })) as MethodOutput<M>;
+      return checkReply(method, reply);
+    } catch (e) {
+      throw errorFromGrpc(e, this.#url);
+    }
+  }
+
+  async *stream<M extends StreamingMethod>(
+    method: M,
+    request: MethodInput<M>,
+    call: TransportCall,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
+    const frames = this.#rpc(method)(request, {
+      headers: call.headers,
+      signal: call.signal,
+    }) as AsyncIterable<StreamResponse>;
+    try {
+      for await (const frame of frames) yield checkFrame(frame);
+    } catch (e) {
+      throw errorFromGrpc(e, this.#url);
+    }
+  }
+
+  /** Closes the HTTP/2 connection; streams still open are reset. */
+  async close(): Promise<void> {
+    this.#session.abort();
+  }
+}

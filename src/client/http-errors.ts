@@ -1,0 +1,84 @@
+/**
+ * HTTP-level failures of the two HTTP bindings as the SDK's typed errors.
+ * An A2A error the agent put in the body wins (it is the agent's own answer);
+ * otherwise the status decides: 401/403 authentication, 429 rate limit with
+ * `Retry-After`, 404 agent not found, 5xx server error, other 4xx validation.
+ * Authentication and rate limiting are decided before the body, because a
+ * proxy in front of the agent answers those, not the agent.
+ */
+import { PROTOCOL_BINDING_JSONRPC, type ProtocolBinding } from "../a2a/constants.js";
+import { fromHttpError, fromJsonRpcErrorObject } from "../a2a/error-wire.js";
+import type { A2AError } from "../a2a/errors.js";
+import {
+  NovaOSAgentNotFoundError,
+  NovaOSAuthenticationError,
+  NovaOSConnectionError,
+  NovaOSRateLimitError,
+  NovaOSServerError,
+  NovaOSValidationError,
+} from "../errors/novaos-errors.js";
+import { readBodyText } from "./http-body.js";
+
+/** Bytes of an error body read for diagnostics; the rest is discarded. */
+const ERROR_BODY_BYTES = 64 * 1024;
+
+/** `Retry-After` in seconds: delta-seconds or an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | null, now: number = Date.now()): number | undefined {
+  if (value === null) return undefined;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text);
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The A2A error in an error body of `binding`'s shape, if the body is one. */
+function a2aErrorInBody(binding: ProtocolBinding, status: number, body: unknown): A2AError | undefined {
+  if (!isObject(body) || !isObject(body.error)) return undefined;
+  if (binding === PROTOCOL_BINDING_JSONRPC) {
+    return typeof body.error.code === "number" ? fromJsonRpcErrorObject(body.error) : undefined;
+  }
+  // google.rpc.Status: an A2A one names a gRPC status or carries details.
+  return typeof body.error.status === "string" || Array.isArray(body.error.details)
+    ? fromHttpError(status, body)
+    : undefined;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The typed error for a non-2xx response. Consumes (and releases) the body. */
+export async function errorFromHttpResponse(response: Response, binding: ProtocolBinding): Promise<Error> {
+  const status = response.status;
+  const text = await readBodyText(response, ERROR_BODY_BYTES, { truncate: true }).catch(() => "");
+  const body = parseJson(text);
+  const details = { status, body: body ?? text };
+  const message = `${response.url || "agent"} answered HTTP ${status}${response.statusText ? ` ${response.statusText}` : ""}`;
+  if (status === 401 || status === 403) return new NovaOSAuthenticationError(message, { code: status, details });
+  const retryAfter = parseRetryAfter(response.headers.get("retry-after"));
+  if (status === 429) return new NovaOSRateLimitError(message, { code: status, retryAfter, details });
+  const a2a = a2aErrorInBody(binding, status, body);
+  if (a2a) return a2a;
+  if (status === 404) return new NovaOSAgentNotFoundError(message, { code: status, details });
+  if (status >= 500) return new NovaOSServerError(message, { code: status, statusCode: status, retryAfter, details });
+  return new NovaOSValidationError(message, { code: status, details });
+}
+
+/** A request that got no HTTP answer (refused, reset, DNS, TLS, redirect refused) or lost it midway. */
+export function connectionError(error: unknown, url: string): NovaOSConnectionError {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
+  const reason =
+    typeof cause?.code === "string" ? cause.code : typeof cause?.message === "string" ? cause.message : undefined;
+  const base = error instanceof Error ? error.message : String(error);
+  return new NovaOSConnectionError(`Connection to ${url} failed: ${reason ? `${base} (${reason})` : base}`, {
+    cause: error,
+  });
+}

@@ -1,0 +1,154 @@
+/**
+ * The HTTP+JSON binding (spec §11). Routes, verbs and which fields travel in
+ * the path, the body or the query all come from the generated binding table
+ * (the proto's `google.api.http` annotations); a tenant selects the
+ * `/{tenant}/…` variant. The one deviation is decision P18: SubscribeToTask
+ * is sent as `POST`, which every server accepts, although the proto says GET.
+ */
+import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
+import type { StreamResponse } from "../../gen/a2a_pb.js";
+import { type A2AHttpRoute, a2aServiceBindings, httpRoutesOf } from "../a2a/bindings.js";
+import { A2A_JSON_MEDIA_TYPE, JSON_MEDIA_TYPE, PROTOCOL_BINDING_HTTP_JSON, SSE_MEDIA_TYPE } from "../a2a/constants.js";
+import { fromHttpError } from "../a2a/error-wire.js";
+import { encodeMessage } from "../a2a/protojson.js";
+import type { SseEvent } from "../a2a/sse.js";
+import { readJsonBody } from "./http-body.js";
+import { connectionError, errorFromHttpResponse } from "./http-errors.js";
+import { isEventStream, parseEventJson, readFrames } from "./http-stream.js";
+import type { HttpTransportOptions } from "./http-transport-options.js";
+import { decodeFrame, decodeReply } from "./reply-decoding.js";
+import type {
+  ClientTransport,
+  MethodInput,
+  MethodOutput,
+  StreamingMethod,
+  TransportCall,
+  UnaryMethod,
+} from "./transport.js";
+
+type Method = UnaryMethod | StreamingMethod;
+
+/** One call's HTTP request, derived from its route and its request message. */
+interface HttpRequestPlan {
+  readonly method: string;
+  readonly url: string;
+  readonly body: string | undefined;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Query parameters per §11.5: camelCase names, repeated fields repeated, nested fields dotted. */
+function appendQuery(query: URLSearchParams, prefix: string, value: JsonValue): void {
+  if (value === null) return;
+  if (Array.isArray(value)) {
+    for (const item of value) appendQuery(query, prefix, item);
+  } else if (typeof value === "object") {
+    for (const [key, item] of Object.entries(value)) appendQuery(query, `${prefix}.${key}`, item);
+  } else {
+    query.append(prefix, String(value));
+  }
+}
+
+function planRequest(method: Method, request: unknown, baseUrl: string): HttpRequestPlan {
+  const binding = a2aServiceBindings[method];
+  const json = encodeMessage(binding.input, request as never) as JsonObject;
+  const routes = httpRoutesOf(binding);
+  const tenant = typeof json.tenant === "string" && json.tenant !== "";
+  const route = routes.find((r) => r.tenant === tenant) ?? (routes[0] as A2AHttpRoute);
+  const rest: JsonObject = { ...json };
+  let path = "";
+  for (const segment of route.segments) {
+    if ("literal" in segment) {
+      path += `/${segment.literal}`;
+      continue;
+    }
+    const key = segment.jsonPath[0] as string;
+    path += `/${encodeURIComponent(String(json[key] ?? ""))}`;
+    delete rest[key];
+  }
+  if (route.verb) path += `:${route.verb}`;
+  let body: string | undefined;
+  const query = new URLSearchParams();
+  if (route.body === "*") {
+    body = JSON.stringify(rest);
+  } else {
+    if (route.body !== "") {
+      body = JSON.stringify(rest[route.body] ?? {});
+      delete rest[route.body];
+    }
+    for (const [key, value] of Object.entries(rest)) appendQuery(query, key, value);
+  }
+  const search = query.size > 0 ? `?${query}` : "";
+  return {
+    method: method === "SubscribeToTask" ? "POST" : route.method,
+    url: `${baseUrl.replace(/\/+$/, "")}${path}${search}`,
+    body,
+  };
+}
+
+/** A frame, or the google.rpc.Status an agent sends as an `error` event mid-stream. */
+function readFrame(event: SseEvent): StreamResponse {
+  const json = parseEventJson(event);
+  if (isObject(json) && isObject(json.error)) {
+    const status = typeof json.error.code === "number" ? json.error.code : 500;
+    throw fromHttpError(status, json);
+  }
+  return decodeFrame(json);
+}
+
+export class HttpJsonTransport implements ClientTransport {
+  readonly binding = PROTOCOL_BINDING_HTTP_JSON;
+  readonly #options: HttpTransportOptions;
+
+  constructor(options: HttpTransportOptions) {
+    this.#options = options;
+  }
+
+  async unary<M extends UnaryMethod>(
+    method: M,
+    request: MethodInput<M>,
+    call: TransportCall,
+  ): Promise<MethodOutput<M>> {
+    const response = await this.#send(method, request, call, `${A2A_JSON_MEDIA_TYPE}, ${JSON_MEDIA_TYPE}`);
+    return decodeReply(method, await readJsonBody(response, this.#options.maxResponseBytes));
+  }
+
+  async *stream<M extends StreamingMethod>(
+    method: M,
+    request: MethodInput<M>,
+    call: TransportCall,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
+    const response = await this.#send(method, request, call, `${SSE_MEDIA_TYPE}, ${A2A_JSON_MEDIA_TYPE}`);
+    if (!isEventStream(response)) {
+      yield decodeFrame(await readJsonBody(response, this.#options.maxResponseBytes));
+      return;
+    }
+    yield* readFrames(response, readFrame, this.#options.maxSseEventBytes);
+  }
+
+  /** The fetch (and its connections) belongs to the client, which closes it. */
+  async close(): Promise<void> {}
+
+  async #send(method: Method, request: unknown, call: TransportCall, accept: string): Promise<Response> {
+    const plan = planRequest(method, request, this.#options.baseUrl);
+    const headers = new Headers(call.headers);
+    if (plan.body !== undefined) headers.set("content-type", JSON_MEDIA_TYPE);
+    if (!headers.has("accept")) headers.set("accept", accept);
+    let response: Response;
+    try {
+      response = await this.#options.fetch(plan.url, {
+        method: plan.method,
+        headers,
+        body: plan.body,
+        signal: call.signal,
+        redirect: "error",
+      });
+    } catch (e) {
+      throw connectionError(e, plan.url);
+    }
+    if (!response.ok) throw await errorFromHttpResponse(response, this.binding);
+    return response;
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * Reply JSON (JSON-RPC results, HTTP+JSON bodies, SSE frames) into the
+ * generated reply messages. Replies are read leniently — unknown fields are
+ * ignored and REQUIRED fields not enforced (decision P16) — but a reply that
+ * does not decode at all, or carries none of the members its type needs, is
+ * an InvalidAgentResponseError (-32006), never a half-filled success.
+ */
+import { type StreamResponse, StreamResponseSchema } from "../../gen/a2a_pb.js";
+import { type A2AMethodName, a2aServiceBindings } from "../a2a/bindings.js";
+import { InvalidAgentResponseError, InvalidParamsError } from "../a2a/errors.js";
+import { decodeMessage } from "../a2a/protojson.js";
+import type { MethodOutput } from "./transport.js";
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A SendMessage result must be `{task}` or `{message}`. A bare Task (an
+ * object with an `id` and a `status`) or a bare Message (with a `messageId`)
+ * is accepted as what it plainly is, for hand-rolled peers.
+ */
+function normalizeSendMessageResult(json: unknown): unknown {
+  if (!isObject(json) || "task" in json || "message" in json) return json;
+  if (typeof json.id === "string" && "status" in json) return { task: json };
+  if (typeof json.messageId === "string") return { message: json };
+  return json;
+}
+
+function decodeOrInvalid<T>(decode: () => T, what: string): T {
+  try {
+    return decode();
+  } catch (e) {
+    if (!(e instanceof InvalidParamsError)) throw e;
+    throw new InvalidAgentResponseError(`The agent's ${what} does not decode: ${e.message}`, {
+      errorDetails: e.errorDetails,
+      cause: e,
+    });
+  }
+}
+
+export function decodeReply<M extends A2AMethodName>(method: M, json: unknown): MethodOutput<M> {
+  const binding = a2aServiceBindings[method];
+  const value = method === "SendMessage" ? normalizeSendMessageResult(json) : json;
+  if (value !== undefined && value !== null && !isObject(value)) {
+    throw new InvalidAgentResponseError(`The agent's ${method} reply is not a JSON object`);
+  }
+  const reply = decodeOrInvalid(
+    () => decodeMessage(binding.output, value ?? {}, { validateRequired: false }),
+    `${method} reply`,
+  ) as MethodOutput<M>;
+  return checkReply(method, reply, json);
+}
+
+/** Refuses a decoded reply that lacks what its type cannot do without (whatever the binding). */
+export function checkReply<M extends A2AMethodName>(method: M, reply: MethodOutput<M>, raw?: unknown): MethodOutput<M> {
+  if (method === "SendMessage" && (reply as MethodOutput<"SendMessage">).payload.case === undefined) {
+    throw new InvalidAgentResponseError("The agent's SendMessage reply carries neither a task nor a message", {
+      details: { data: raw },
+    });
+  }
+  return reply;
+}
+
+/** Refuses a frame with none of `task`, `message`, `statusUpdate`, `artifactUpdate`. */
+export function checkFrame(frame: StreamResponse, raw?: unknown): StreamResponse {
+  if (frame.payload.case === undefined) {
+    throw new InvalidAgentResponseError("A stream frame carries none of task, message, statusUpdate, artifactUpdate", {
+      details: { data: raw },
+    });
+  }
+  return frame;
+}
+
+/** One stream frame from its JSON. */
+export function decodeFrame(json: unknown): StreamResponse {
+  if (!isObject(json)) throw new InvalidAgentResponseError("A stream frame is not a JSON object");
+  const frame = decodeOrInvalid(
+    () => decodeMessage(StreamResponseSchema, json, { validateRequired: false }),
+    "stream frame",
+  );
+  return checkFrame(frame, json);
+}
