@@ -9,4 +9,6 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   fixedExtension: false,
+  // canonicalize ships ESM only (an "import"-only exports map): inline it so the CJS build can load.
+  deps: { alwaysBundle: ["canonicalize"] },
 });

@@ -1,2 +1,3 @@
 /** Security: PII masking, agent card signing, execution tokens, sealed secrets and the pod keyring. */
+export * from "./card-signing.js";
 export * from "./pii.js";
