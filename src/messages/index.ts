@@ -1,2 +1,48 @@
-/** Filled in by its issue. */
-export {};
+/**
+ * NovaOS messages: the wire conventions that ride on A2A messages (payload
+ * types generated from proto/novaos/v1), and MessageBuilder, MessageParser and
+ * MessageValidator over them.
+ */
+export * from "../../gen/novaos/v1/error_message_pb.js";
+export * from "../../gen/novaos/v1/hitl_pb.js";
+export * from "../../gen/novaos/v1/metadata_pb.js";
+export * from "../../gen/novaos/v1/pause_pb.js";
+export * from "../../gen/novaos/v1/platform_context_pb.js";
+export * from "../../gen/novaos/v1/progress_pb.js";
+export * from "../../gen/novaos/v1/tool_event_pb.js";
+export { isA2AShaped } from "./a2a-shape.js";
+export { type ErrorMessageOptions, ErrorMessages, errorMessage, skillErrorPart } from "./error-message.js";
+export {
+  DEFAULT_SUBMIT_ACTION,
+  HITL_METADATA_KEYS,
+  type HitlActionInit,
+  type HitlDetails,
+  type HitlDetailsInit,
+  HitlMessages,
+  type HitlOptions,
+  hitlDetails,
+  hitlMessage,
+  type InputFieldInit,
+  type InputValidationInit,
+  type ProgressDataInit,
+  packHitlDetails,
+  requiresUserActionByDefault,
+} from "./hitl-message.js";
+export { type HitlResponseOptions, hitlResponse } from "./hitl-response.js";
+export * from "./message-builder.js";
+export * from "./message-parser.js";
+export * from "./message-validator.js";
+export { hasNovaOSMetadataPart, novaosMetadataPart, novaosPayloads, skillMetadataPart } from "./metadata-part.js";
+export {
+  callIdProblem,
+  type OAuthRequiredInit,
+  type PauseRead,
+  readOAuthRequired,
+  readWriteConfirmationRequired,
+  type WriteConfirmationRequiredInit,
+} from "./pause.js";
+export { type PlatformContextInit, platformContextMetadata, readPlatformContext } from "./platform-context.js";
+export { type ProgressMessageOptions, progressMessage } from "./progress-message.js";
+export { type ToolResultInit, toolCallEvent, toolEventsPart, toolResultEvent } from "./tool-event.js";
+export * from "./vocabulary.js";
+export * from "./wire-keys.js";

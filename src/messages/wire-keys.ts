@@ -1,0 +1,51 @@
+/**
+ * The NovaOS conventions on the A2A wire: the media type that tags NovaOS
+ * control metadata, the part and message metadata keys, and the member keys
+ * of the metadata part. The member keys are read from the generated
+ * `NovaOSMetadata` descriptor, so the proto is their one definition.
+ */
+import { NovaOSMetadataSchema } from "../../gen/novaos/v1/metadata_pb.js";
+
+/** The vendor media type of NovaOS control metadata (HITL, pauses, errors, progress, tool events). */
+export const NOVAOS_METADATA_MEDIA_TYPE = "application/vnd.novaos.metadata+json";
+
+/** The platform marker (the reference's name for the same media type). */
+export const NOVAOS_METADATA_CONTENT_TYPE = NOVAOS_METADATA_MEDIA_TYPE;
+
+/**
+ * The marker of the part that carries a skill's own `SkillResult.metadata`:
+ * distinct from the platform marker, so the platform surfaces it to callers as
+ * run data instead of draining it as control metadata.
+ */
+export const NOVAOS_SKILL_METADATA_CONTENT_TYPE = "application/vnd.novaos.skill-metadata+json";
+
+/**
+ * The `Part.metadata` key whose value tags a data part: the A2A successor of
+ * the ACP part's `content_type` field, with the same values.
+ */
+export const NOVAOS_METADATA_PART_KEY = "content_type";
+
+/** The request / message `metadata` key under which the platform puts its `PlatformContext`. */
+export const NOVAOS_CONTEXT_METADATA_KEY = "novaosContext";
+
+/** The media type a text part has when it says none (and that builders therefore leave unset). */
+export const DEFAULT_MEDIA_TYPE = "text/plain";
+
+const field = NovaOSMetadataSchema.field;
+
+/** Member key of a HITL message in the metadata part. */
+export const NOVAOS_HITL_KEY = field.hitl.jsonName;
+/** Member key of a HITL response. */
+export const NOVAOS_HITL_RESPONSE_KEY = field.hitlResponse.jsonName;
+/** Member key of an error message. */
+export const NOVAOS_ERROR_KEY = field.error.jsonName;
+/** Member key of a progress message. */
+export const NOVAOS_PROGRESS_KEY = field.progress.jsonName;
+/** Member key of a connector OAuth pause. */
+export const NOVAOS_PAUSE_OAUTH_KEY = field.oauthRequired.jsonName;
+/** Member key of a write-confirmation pause. */
+export const NOVAOS_PAUSE_WRITE_CONFIRMATION_KEY = field.writeConfirmationRequired.jsonName;
+/** Member key of a skill's failure (`SkillResult.error`). */
+export const NOVAOS_SKILL_ERROR_KEY = field.skillError.jsonName;
+/** Member key of the tool events collected for a non-streaming run. */
+export const NOVAOS_TOOL_EVENTS_KEY = field.toolEvents.jsonName;
