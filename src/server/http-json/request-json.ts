@@ -1,0 +1,88 @@
+/**
+ * The request message of a matched HTTP+JSON route, as google.api.http
+ * transcoding builds it: the body (`body: "*"`) or the query parameters
+ * (no body), then the path variables on top (the path wins). The result is
+ * decoded by `decodeMessage`, which checks syntax and REQUIRED fields.
+ */
+import type { DescMessage, JsonObject, Message } from "@bufbuild/protobuf";
+import { InvalidParamsError, JSONParseError } from "../../a2a/errors.js";
+import { headerValue } from "../../a2a/headers.js";
+import { decodeMessage, invalidParams } from "../../a2a/protojson.js";
+import { BodyTooLargeError, type HttpRequestLike } from "../http-exchange.js";
+import { checkRequestContentType } from "./content-type.js";
+import { fieldNamed, queryToJson } from "./query-params.js";
+import type { RouteMatch } from "./route-table.js";
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The JSON body. An empty body is `{}` whatever its Content-Type (a2a-js
+ * POSTs `:cancel` and `:subscribe` with none); a body needs an accepted one.
+ */
+async function bodyJson(request: HttpRequestLike, maxBodyBytes: number): Promise<JsonObject> {
+  const contentType = headerValue(request.headers, "content-type");
+  const refused = contentType === undefined ? undefined : checkRequestContentType(contentType);
+  if (refused) throw refused;
+  let bytes: Uint8Array;
+  try {
+    bytes = await request.body(maxBodyBytes);
+  } catch (error) {
+    if (!(error instanceof BodyTooLargeError)) throw error;
+    throw new JSONParseError(`Request body exceeds ${maxBodyBytes} bytes`, {
+      metadata: { maxBodyBytes: String(maxBodyBytes) },
+    });
+  }
+  if (bytes.byteLength === 0) return {};
+  if (contentType === undefined) throw checkRequestContentType(undefined);
+  let value: unknown;
+  try {
+    value = JSON.parse(strictUtf8.decode(bytes));
+  } catch {
+    throw new JSONParseError();
+  }
+  if (!isObject(value)) throw new InvalidParamsError("The request body must be a JSON object");
+  return value;
+}
+
+function decodeVariable(raw: string, field: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw invalidParams([{ field, description: `${field}: malformed percent-encoding in the path` }]);
+  }
+}
+
+/**
+ * Decodes the request of `match`. A route without a body reads the query,
+ * unless it was reached by a method that carries one (POST `:subscribe`).
+ */
+export async function decodeRouteRequest(
+  match: RouteMatch,
+  request: HttpRequestLike,
+  maxBodyBytes: number,
+): Promise<Message> {
+  const schema: DescMessage = match.binding.input;
+  const fromBody = match.route.body === "*" || request.method !== match.route.method;
+  const json = fromBody
+    ? await bodyJson(request, maxBodyBytes)
+    : queryToJson(schema, request.query, new Set(match.variables.map(([path]) => path[0] as string)));
+  for (const [path, raw] of match.variables) {
+    const name = path.join(".");
+    let target = json;
+    for (const key of path.slice(0, -1)) {
+      const next = target[key];
+      if (!isObject(next)) target[key] = {};
+      target = target[key] as JsonObject;
+    }
+    const leaf = path[path.length - 1] as string;
+    // The body may name the field by its proto name; the path value replaces it.
+    const field = path.length === 1 ? fieldNamed(schema, leaf) : undefined;
+    if (field) delete target[field.name];
+    target[leaf] = decodeVariable(raw, name);
+  }
+  return decodeMessage(schema, json);
+}

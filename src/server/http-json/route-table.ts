@@ -1,0 +1,124 @@
+/**
+ * The HTTP+JSON routes (spec §11.3), compiled from the generated binding
+ * table: every `google.api.http` route of every RPC, `/{tenant}` variants
+ * included. Nothing here names a path; a spec bump re-derives the routes.
+ */
+import {
+  type A2ABinding,
+  type A2AHttpRoute,
+  a2aBindingList,
+  a2aServiceBindings,
+  httpRoutesOf,
+} from "../../a2a/bindings.js";
+
+/** A request path matched to an RPC, with the raw (still percent-encoded) path variables. */
+export interface RouteMatch {
+  readonly binding: A2ABinding;
+  readonly route: A2AHttpRoute;
+  /** Path variables by the request field's JSON path (`["taskId"]`), raw. */
+  readonly variables: readonly (readonly [jsonPath: readonly string[], raw: string])[];
+}
+
+/** The path matched routes, but none for this HTTP method. */
+export interface MethodMismatch {
+  readonly allow: readonly string[];
+}
+
+interface Endpoint {
+  readonly binding: A2ABinding;
+  readonly route: A2AHttpRoute;
+}
+
+/** Routes with the same path shape (`/tasks/*:cancel`), by HTTP method. */
+interface PathShape {
+  readonly route: A2AHttpRoute;
+  readonly byMethod: Map<string, Endpoint>;
+}
+
+/**
+ * The proto binds `SubscribeToTask` to GET, the §5.3 text to POST, and both
+ * peers' clients send POST: the route answers both (docs/decisions.md P18).
+ */
+function methodsOf(binding: A2ABinding, route: A2AHttpRoute): readonly string[] {
+  if (binding === a2aServiceBindings.SubscribeToTask) return [...new Set([route.method, "GET", "POST"])];
+  return [route.method];
+}
+
+const literalCount = (route: A2AHttpRoute) => route.segments.filter((s) => "literal" in s).length;
+
+/**
+ * Most specific shape first, so every path has one meaning: a custom verb
+ * beats a bare variable (`/tasks/x:subscribe` is not GetTask of `x:subscribe`,
+ * the a2a-js #569 bug), more literals beat fewer, and a plain route beats a
+ * `/{tenant}` one (`/tasks/x` is GetTask of `x`, not ListTasks of tenant `tasks`).
+ */
+function bySpecificity(a: A2AHttpRoute, b: A2AHttpRoute): number {
+  return (
+    Number(b.verb !== "") - Number(a.verb !== "") ||
+    literalCount(b) - literalCount(a) ||
+    Number(a.tenant) - Number(b.tenant)
+  );
+}
+
+const shapes: readonly PathShape[] = (() => {
+  const byKey = new Map<string, PathShape>();
+  for (const binding of a2aBindingList) {
+    for (const route of httpRoutesOf(binding)) {
+      const key = `${route.segments.map((s) => ("literal" in s ? s.literal : "*")).join("/")}:${route.verb}`;
+      const shape = byKey.get(key) ?? { route, byMethod: new Map<string, Endpoint>() };
+      byKey.set(key, shape);
+      for (const method of methodsOf(binding, route)) shape.byMethod.set(method, { binding, route });
+    }
+  }
+  return [...byKey.values()].sort((a, b) => bySpecificity(a.route, b.route));
+})();
+
+/** Splits `/a/b:verb` into raw segments; undefined for a path that is not absolute. */
+function splitPath(path: string): string[] | undefined {
+  if (!path.startsWith("/")) return undefined;
+  return path.slice(1).split("/");
+}
+
+function matchSegments(route: A2AHttpRoute, segments: readonly string[]): RouteMatch["variables"] | undefined {
+  if (segments.length !== route.segments.length) return undefined;
+  const last = segments.length - 1;
+  const variables: [readonly string[], string][] = [];
+  for (let i = 0; i < segments.length; i++) {
+    let segment = segments[i] as string;
+    if (i === last && route.verb !== "") {
+      const suffix = `:${route.verb}`;
+      if (!segment.endsWith(suffix)) return undefined;
+      segment = segment.slice(0, -suffix.length);
+    }
+    const template = route.segments[i]!;
+    if ("literal" in template) {
+      if (segment !== template.literal) return undefined;
+    } else {
+      // `*` binds exactly one non-empty segment.
+      if (segment === "") return undefined;
+      variables.push([template.jsonPath, segment]);
+    }
+  }
+  return variables;
+}
+
+/**
+ * The route a request takes: a match, a method mismatch (answered 405 with
+ * `Allow`), or undefined when no route has this path (another binding may own it).
+ */
+export function matchRoute(method: string, path: string): RouteMatch | MethodMismatch | undefined {
+  const segments = splitPath(path);
+  if (!segments) return undefined;
+  for (const shape of shapes) {
+    if (!matchSegments(shape.route, segments)) continue;
+    const endpoint = shape.byMethod.get(method);
+    if (!endpoint) return { allow: [...shape.byMethod.keys()].sort() };
+    // Same shape, so it matches too; only the variable names differ between the shape's routes.
+    return { ...endpoint, variables: matchSegments(endpoint.route, segments)! };
+  }
+  return undefined;
+}
+
+export function isMethodMismatch(match: RouteMatch | MethodMismatch): match is MethodMismatch {
+  return "allow" in match;
+}
