@@ -1,0 +1,92 @@
+/**
+ * Serving the gRPC binding from Node: connect-node's adapter on an HTTP/2
+ * server. The same port also answers the Connect and gRPC-Web protocols
+ * (connect-node serves all three from one router), unless turned off.
+ */
+import * as http2 from "node:http2";
+import type { AddressInfo } from "node:net";
+import { connectNodeAdapter } from "@connectrpc/connect-node";
+import { DEFAULT_MAX_BODY_BYTES } from "../../a2a/jsonrpc.js";
+import type { A2ARequestHandler } from "../request-handler.js";
+import { a2aGrpcRoutes } from "./grpc-service.js";
+
+/** connect-node's `(req, res)` handler type (not exported by name). */
+export type NodeHandlerFn = ReturnType<typeof connectNodeAdapter>;
+
+export interface GrpcHandlerOptions {
+  /** Largest request message accepted (RESOURCE_EXHAUSTED beyond). Default 10 MiB, as the HTTP bindings. */
+  readonly maxMessageBytes?: number;
+  /** Also answer the Connect protocol. Default true. */
+  readonly connect?: boolean;
+  /** Also answer gRPC-Web. Default true. */
+  readonly grpcWeb?: boolean;
+  /** Aborting it detaches every call in flight (their `ServerCallContext.signal` aborts). */
+  readonly shutdownSignal?: AbortSignal;
+}
+
+/** A `(req, res)` handler for `node:http2` (or `node:http`, for Connect and gRPC-Web) serving `A2AService`. */
+export function createGrpcNodeHandler(handler: A2ARequestHandler, options: GrpcHandlerOptions = {}): NodeHandlerFn {
+  const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_BODY_BYTES;
+  return connectNodeAdapter({
+    routes: a2aGrpcRoutes(handler),
+    grpc: true,
+    connect: options.connect ?? true,
+    grpcWeb: options.grpcWeb ?? true,
+    readMaxBytes: maxBytes,
+    writeMaxBytes: maxBytes,
+    ...(options.shutdownSignal ? { shutdownSignal: options.shutdownSignal } : {}),
+  });
+}
+
+export interface GrpcListenOptions extends Omit<GrpcHandlerOptions, "shutdownSignal"> {
+  /** 0 picks a free port. */
+  readonly port: number;
+  /** Default `127.0.0.1`; `0.0.0.0` or `::` to accept remote callers. */
+  readonly host?: string;
+}
+
+/** A running gRPC server. */
+export interface GrpcServer extends AsyncDisposable {
+  readonly port: number;
+  readonly host: string;
+  /** The gRPC target (`host:port`), the form gRPC clients (grpc-js, grpcio) dial. */
+  readonly target: string;
+  /** Detaches the calls in flight, lets their streams end, and stops listening. */
+  close(): Promise<void>;
+}
+
+/** Listens with cleartext HTTP/2 (h2c), as gRPC clients with insecure credentials expect. */
+export async function listenGrpc(handler: A2ARequestHandler, options: GrpcListenOptions): Promise<GrpcServer> {
+  const shutdown = new AbortController();
+  const server = http2.createServer(createGrpcNodeHandler(handler, { ...options, shutdownSignal: shutdown.signal }));
+  const sessions = new Set<http2.ServerHttp2Session>();
+  server.on("session", (session) => {
+    sessions.add(session);
+    session.once("close", () => sessions.delete(session));
+  });
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= new Promise<void>((resolve) => {
+      shutdown.abort(new Error("The gRPC server is shutting down"));
+      server.close(() => resolve());
+      for (const session of sessions) session.close();
+    });
+    return closing;
+  };
+  return {
+    port,
+    host,
+    target: `${host.includes(":") ? `[${host}]` : host}:${port}`,
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}
