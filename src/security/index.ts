@@ -1,3 +1,5 @@
 /** Security: PII masking, agent card signing, execution tokens, sealed secrets and the pod keyring. */
 export * from "./card-signing.js";
 export * from "./pii.js";
+export * from "./token-errors.js";
+export * from "./token-verifier.js";
