@@ -31,7 +31,9 @@ export type paths = {
          * Subscribe to a run's events (Server-Sent Events).
          * @description Every event is sent as `event: message` with an `id:` cursor and a JSON `data:` line
          *     (`GatewayEvent`). A reconnect sends the last cursor as `Last-Event-ID` and resumes strictly after it.
-         *     The gateway may also send the legacy `event: chunk|done|error` form.
+         *     The gateway may also send the legacy `event: chunk|done|error` form, whose `data:` is a JSON object
+         *     with `content` or `message`, or plain text. The stream ends after a terminal event: `done`, `error`,
+         *     or `status` with a terminal `RunStatus` (COMPLETED, FAILED, CANCELLED); `WAITING_USER` is a pause.
          */
         get: operations["runEvents"];
         put?: never;
@@ -76,12 +78,35 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/.well-known/agent-card.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The public A2A Agent Card of one published agent.
+         * @description Served relative to each published agent's base URL (agent pods are never internet-reachable, so the
+         *     gateway answers for them). The body is the proto3 JSON form of `lf.a2a.v1.AgentCard` from the pinned
+         *     a2a.proto (A2A v1.0.1 section 8); only its REQUIRED members are restated here. Public by design: a
+         *     bearer token is accepted but not needed. Caching follows A2A section 8.6 (RFC 9111).
+         */
+        get: operations["getAgentCard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type webhooks = Record<string, never>;
 export type components = {
     schemas: {
         /**
-         * @description The run lifecycle.
+         * @description The run lifecycle. COMPLETED, FAILED and CANCELLED are terminal; WAITING_USER is a pause.
          * @enum {string}
          */
         RunStatus: "QUEUED" | "RUNNING" | "WAITING_USER" | "COMPLETED" | "FAILED" | "CANCELLED";
@@ -89,11 +114,14 @@ export type components = {
         Attachment: {
             /** @description MIME type or logical type. */
             type: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description An absolute URI the gateway fetches the file from.
+             */
             url?: string;
-            /** @description The bytes, base64-encoded. */
+            /** @description The bytes, base64-encoded (RFC 4648, with padding). */
             data?: string;
-            /** @description A plain file name, no path separators. */
+            /** @description A plain file name, no path separators, not `.` or `..`. */
             name?: string;
         } & (unknown | unknown);
         ExecuteRequest: {
@@ -102,12 +130,19 @@ export type components = {
              * @description The installed agent instance to run.
              */
             instance_id: string;
-            /** @description The user's input. */
+            /** @description The user's input, at most 100,000 characters (Unicode code points). */
             input_text: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description Continues a conversation thread.
+             */
             thread_id?: string;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description Groups runs into a conversation.
+             */
             conversation_id?: string;
+            /** @description Omitted rather than sent empty. */
             attachments?: components["schemas"]["Attachment"][];
             /** @description Service accounts only; delivered to the pod as request headers. */
             custom_headers?: {
@@ -123,19 +158,54 @@ export type components = {
         } & {
             [key: string]: unknown;
         };
-        /** @description The JSON `data:` of an `event: message` SSE frame. */
-        GatewayEvent: {
+        /**
+         * @description The JSON `data:` of an `event: message` SSE frame. Known types carry the payloads below; any other
+         *     type (connector.oauth_required, tool.write_confirmation_required, tool.call, tool.result, ...) is passed
+         *     through to the caller with its payload untouched.
+         */
+        GatewayEvent: ({
             /**
              * @description One of message.delta, message.final (replay only), done, error, status, hitl, or another
-             *     platform event type passed through (connector.oauth_required, tool.write_confirmation_required,
-             *     tool.call, tool.result, ...).
+             *     platform event type passed through.
              */
             type: string;
-            /** @description Type-specific content. */
+            /** @description Type-specific content (see the `*Payload` schemas). */
             payload?: unknown;
             run_id?: string;
-            /** @description A per-stream counter; not a resume cursor. */
+            /** @description A per-stream counter for ordering only; never a resume cursor. */
             sequence?: number;
+            /** @description When the event happened, in milliseconds since the Unix epoch. */
+            timestamp?: number | string;
+        } & {
+            [key: string]: unknown;
+        }) & (unknown & unknown & unknown & unknown);
+        /** @description `message.delta` (a chunk of streamed text) and `message.final` (the turn's whole message). */
+        MessagePayload: {
+            content: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description A run lifecycle change (`status`, set by the platform) or agent progress (`message`, set by the agent);
+         *     an event may carry both.
+         */
+        StatusPayload: {
+            /** @description A `RunStatus` value; other strings are not lifecycle states and never end the stream. */
+            status?: string;
+            message?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Why the run failed. */
+        ErrorPayload: {
+            message?: string;
+            code?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description The run finished; `output` is its final output when the gateway includes it. */
+        DonePayload: {
+            output?: unknown;
         } & {
             [key: string]: unknown;
         };
@@ -163,6 +233,43 @@ export type components = {
             /** Format: date-time */
             updated_at?: string;
         };
+        /**
+         * @description An A2A v1.0.1 Agent Card in proto3 JSON (lowerCamelCase). The full schema is `lf.a2a.v1.AgentCard` in
+         *     the pinned a2a.proto; the SDK decodes it with the generated protobuf-es types. Only the REQUIRED members
+         *     are restated here so the contract tests catch a card that drops one.
+         */
+        AgentCard: {
+            name: string;
+            description: string;
+            version: string;
+            supportedInterfaces: ({
+                url: string;
+                protocolBinding: string;
+                protocolVersion?: string;
+                tenant?: string;
+            } & {
+                [key: string]: unknown;
+            })[];
+            capabilities: {
+                [key: string]: unknown;
+            };
+            defaultInputModes: string[];
+            defaultOutputModes: string[];
+            skills: ({
+                id: string;
+                name: string;
+                description: string;
+                tags: string[];
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @description JWS signatures over the canonical card (A2A section 8.4), kept byte-for-byte. */
+            signatures?: {
+                [key: string]: unknown;
+            }[];
+        } & {
+            [key: string]: unknown;
+        };
         Error: {
             /** @description A machine-readable error code. */
             error: string;
@@ -183,6 +290,7 @@ export type components = {
         /** @description Missing or invalid bearer token. */
         Unauthorized: {
             headers: {
+                "WWW-Authenticate": components["headers"]["WwwAuthenticate"];
                 [name: string]: unknown;
             };
             content: {
@@ -198,7 +306,7 @@ export type components = {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description No such instance or run. */
+        /** @description No such instance, run or published agent. */
         NotFound: {
             headers: {
                 [name: string]: unknown;
@@ -210,8 +318,7 @@ export type components = {
         /** @description Rate limited; retry after the `Retry-After` delay. */
         TooManyRequests: {
             headers: {
-                /** @description Seconds to wait before retrying. */
-                "Retry-After"?: number;
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -235,7 +342,18 @@ export type components = {
         TraceParent: string;
     };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description How long the card may be reused (`max-age`), or `no-cache` / `no-store`. */
+        CacheControl: string;
+        /** @description A validator for conditional requests (`If-None-Match`). */
+        ETag: string;
+        /** @description A validator for conditional requests (`If-Modified-Since`). */
+        LastModified: string;
+        /** @description Seconds (or an HTTP date) to wait before retrying. */
+        RetryAfter: string;
+        /** @description The authentication scheme the gateway expects (`Bearer`). */
+        WwwAuthenticate: string;
+    };
     pathItems: never;
 };
 export type $defs = Record<string, never>;
@@ -258,7 +376,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The run was started. */
+            /** @description The run was started (or, for a synchronous agent, already finished). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -309,6 +427,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
             502: components["responses"]["ServerError"];
             503: components["responses"]["ServerError"];
@@ -318,7 +437,12 @@ export interface operations {
     streamingHealth: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The tenant the call acts for. */
+                "X-Tenant-ID"?: components["parameters"]["TenantId"];
+                /** @description W3C trace context of the caller. */
+                traceparent?: components["parameters"]["TraceParent"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -374,7 +498,58 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
+            502: components["responses"]["ServerError"];
+            503: components["responses"]["ServerError"];
+            504: components["responses"]["ServerError"];
+        };
+    };
+    getAgentCard: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The A2A protocol version the caller speaks (`1.0`). */
+                "A2A-Version"?: string;
+                /** @description The `ETag` of the card the caller holds. */
+                "If-None-Match"?: string;
+                /** @description The `Last-Modified` of the card the caller holds. */
+                "If-Modified-Since"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The Agent Card. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    ETag: components["headers"]["ETag"];
+                    "Last-Modified": components["headers"]["LastModified"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentCard"];
+                };
+            };
+            /** @description The caller's copy is still current. */
+            304: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+            502: components["responses"]["ServerError"];
+            503: components["responses"]["ServerError"];
+            504: components["responses"]["ServerError"];
         };
     };
 }
