@@ -14,6 +14,7 @@ export * from "./discovery/index.js";
 // The NovaOS error hierarchy (the A2A protocol errors are re-exported above).
 export {
   A2A_ERROR_SPEC_VERSION,
+  A2A_ERROR_TYPES,
   AgentCardSignatureError,
   a2aErrorForCode,
   a2aErrorFromJsonRpc,

@@ -16,6 +16,8 @@ export interface A2AErrorOptions {
   code?: number;
   /** `ErrorInfo.metadata`: string context such as `{ taskId }`. */
   metadata?: Record<string, string>;
+  /** The task the error is about; kept as `metadata.taskId`. */
+  taskId?: string;
   /** Further google.rpc details (e.g. `BadRequest`); the binding adds the `ErrorInfo` itself. */
   errorDetails?: readonly ErrorDetail[];
   /** Free-form context. Errors read from the wire keep the peer's raw payload at `details.data`. */
@@ -42,7 +44,8 @@ export class A2AError extends Error {
     super(message ?? spec?.message ?? "A2A error", options.cause === undefined ? undefined : { cause: options.cause });
     this.name = own;
     this.code = options.code ?? spec?.jsonRpcCode ?? A2A_ERRORS.InternalError.jsonRpcCode;
-    this.metadata = options.metadata ?? {};
+    this.metadata =
+      options.taskId === undefined ? (options.metadata ?? {}) : { ...options.metadata, taskId: options.taskId };
     this.errorDetails = options.errorDetails ?? [];
     this.details = options.details ?? {};
     this.retryAfter = options.retryAfter;

@@ -2,9 +2,9 @@
  * The four mapping functions of the reference, over the protocol layer's one
  * error table: JSON-RPC error objects to typed errors, and back to codes.
  */
-import { errorSpecByCode } from "../a2a/error-table.js";
+import { A2A_ERRORS, type A2AErrorType } from "../a2a/error-table.js";
 import { fromJsonRpcErrorObject } from "../a2a/error-wire.js";
-import { A2AError, A2AProtocolError, errorClassForCode } from "../a2a/errors.js";
+import { A2A_ERROR_CLASSES, A2AError, A2AProtocolError, errorClassForCode } from "../a2a/errors.js";
 
 /** The key under which platform errors keep a JSON-RPC code they were built from. */
 export const JSONRPC_CODE_DETAIL_KEY = "jsonRpcCode";
@@ -12,11 +12,16 @@ export const JSONRPC_CODE_DETAIL_KEY = "jsonRpcCode";
 /** The spec release the A2A error classes follow. */
 export const A2A_ERROR_SPEC_VERSION = "1.0.1";
 
+/** The nine A2A error classes by JSON-RPC code (-32001…-32009), read from the one error table. */
+export const A2A_ERROR_TYPES: ReadonlyMap<number, typeof A2AProtocolError> = new Map(
+  Object.values(A2A_ERRORS)
+    .filter((spec) => spec.family === "a2a")
+    .map((spec) => [spec.jsonRpcCode, A2A_ERROR_CLASSES[spec.type as A2AErrorType] as typeof A2AProtocolError]),
+);
+
 /** The A2A class for a code; codes outside the nine A2A errors give the base A2AProtocolError. */
 export function a2aErrorForCode(code: number): typeof A2AProtocolError {
-  return errorSpecByCode(code)?.family === "a2a"
-    ? (errorClassForCode(code) as typeof A2AProtocolError)
-    : A2AProtocolError;
+  return A2A_ERROR_TYPES.get(code) ?? A2AProtocolError;
 }
 
 /** Rebuilds a parsed wire error as `ErrorClass`, naming the task when the reply did not. */

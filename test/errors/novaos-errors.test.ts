@@ -70,6 +70,7 @@ describe("the NovaOS error hierarchy", () => {
       expect(e).toBeInstanceOf(NovaOSError);
       expect(e.message).toBe("m");
       expect(e.retryAfter).toBe(1.5);
+      expect(e.details).toEqual({ k: 1 });
       expect(e.isRetryable).toBe(retryable);
       expect(typeof e.isRetryable).toBe("boolean");
       expect(e.name).toBe(ErrorClass.brand);
@@ -108,6 +109,21 @@ describe("the NovaOS error hierarchy", () => {
     expect(new a2a.TaskNotFoundError()).not.toBeInstanceOf(NovaOSValidationError);
     expect(new NovaOSValidationError()).not.toBeInstanceOf(a2a.A2AError);
     expect(new SealedEnvelopeFormatError()).not.toBeInstanceOf(a2a.A2AProtocolError);
+  });
+
+  it("gives each A2A class its own code and the open base none of the nine", () => {
+    const nine = HIERARCHY.filter(([, parent]) => parent === a2a.A2AProtocolError);
+    expect(nine.map(([c]) => new (c as typeof a2a.A2AProtocolError)("m").code)).toEqual([
+      -32001, -32002, -32003, -32004, -32005, -32006, -32007, -32008, -32009,
+    ]);
+    // Decision E1: an A2AProtocolError built without a code goes on the wire as the generic -32603.
+    expect(new a2a.A2AProtocolError("m").code).toBe(-32603);
+    expect(new a2a.A2AProtocolError("m", { code: -32077 }).code).toBe(-32077);
+  });
+
+  it("takes taskId as an option on the A2A classes", () => {
+    const e = new a2a.TaskNotFoundError("gone", { taskId: "t-1", metadata: { other: "x" } });
+    expect([e.taskId, e.metadata]).toEqual(["t-1", { other: "x", taskId: "t-1" }]);
   });
 
   it("gives MissingExecutionTokenError its default message", () => {
