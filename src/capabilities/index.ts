@@ -1,2 +1,11 @@
-/** Filled in by its issue. */
-export {};
+/** Capability matching and indexing over agent records (Agent DNS records or their wire form). */
+export * from "./capability-index.js";
+export {
+  type CapabilityMatch,
+  CapabilityMatcher,
+  type CapabilityMatcherOptions,
+  type MatchMode,
+  type MatchResult,
+} from "./capability-matcher.js";
+export { capabilitySimilarity, DEFAULT_SIMILARITY_THRESHOLD, normalizeCapabilityName } from "./capability-name.js";
+export { type CapabilitiesOf, type CapabilityHolder, capabilityNames } from "./capability-source.js";
