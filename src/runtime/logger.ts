@@ -1,0 +1,112 @@
+/**
+ * Structured JSON logging for agents (pino). One line per call on stdout, in
+ * the shape the platform's log pipeline (Loki, the Agent Log Panel) filters
+ * on: `timestamp` (UTC, microseconds), lowercase `level`, `message`, the
+ * execution's `run_id` / `agent_id` / `tenant_id` when known, and any extra
+ * fields at the top level. See docs/wire.d/server.md.
+ *
+ * A PII masker, when given, runs over every message and logged field before
+ * the line is written, so a skill that logs what a user typed does not leak
+ * it. Bound ids (`run_id`, …) are left alone: the pipeline filters on them.
+ */
+import { type DestinationStream, type Level, type LogFn, type Logger, pino } from "pino";
+
+export type { Logger };
+
+/** Masks personal data in log output (src/security/pii.ts provides one). */
+export interface PiiMasker {
+  maskText(text: string): string;
+  maskObject<T>(value: T): T;
+}
+
+export interface CreateLoggerOptions {
+  /** Minimum level; default `info`, or `LOG_LEVEL` from the environment. */
+  level?: Level | "silent";
+  /** Where lines go; default stdout. */
+  destination?: DestinationStream;
+  /** Applied to every message and field. */
+  mask?: PiiMasker;
+}
+
+/** The execution fields a line is bound to. Empty values are left out. */
+export interface AgentLogFields {
+  runId?: string;
+  agentId?: string;
+  tenantId?: string;
+  taskId?: string;
+  contextId?: string;
+}
+
+/** Wire names of the bound fields (the log pipeline queries `run_id`). */
+const FIELD_NAMES: Readonly<Record<keyof AgentLogFields, string>> = {
+  runId: "run_id",
+  agentId: "agent_id",
+  tenantId: "tenant_id",
+  taskId: "task_id",
+  contextId: "context_id",
+};
+
+/** `2026-07-25T14:00:00.123456Z`: six fractional digits, as the pipeline expects. */
+function timestamp(): string {
+  const now = performance.timeOrigin + performance.now();
+  const whole = Math.floor(now);
+  const micros = String(Math.floor((now - whole) * 1000)).padStart(3, "0");
+  return `,"timestamp":"${new Date(whole).toISOString().slice(0, -1)}${micros}Z"`;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Error);
+}
+
+/**
+ * Lets `logger.info("message", { field })` work like the reference's
+ * `extra=`: an object after a message without format specifiers becomes
+ * fields instead of a printf argument. Masks text and fields when asked.
+ */
+function logMethodHook(mask: PiiMasker | undefined) {
+  return function (this: Logger, args: Parameters<LogFn>, method: LogFn): void {
+    let list = args as unknown[];
+    if (typeof list[0] === "string" && list.length === 2 && isPlainObject(list[1]) && !list[0].includes("%")) {
+      list = [list[1], list[0]];
+    }
+    if (mask)
+      list = list.map((a) => (typeof a === "string" ? mask.maskText(a) : isPlainObject(a) ? mask.maskObject(a) : a));
+    method.apply(this, list as Parameters<LogFn>);
+  };
+}
+
+/** A root logger with the platform's line format. */
+export function createLogger(options: CreateLoggerOptions = {}): Logger {
+  const level = options.level ?? (process.env.LOG_LEVEL as Level | undefined) ?? "info";
+  const mask = options.mask;
+  const config = {
+    level,
+    base: null,
+    messageKey: "message",
+    timestamp,
+    formatters: { level: (label: string) => ({ level: label }) },
+    hooks: { logMethod: logMethodHook(mask) },
+  };
+  return options.destination ? pino(config, options.destination) : pino(config);
+}
+
+let defaultRoot: Logger | undefined;
+
+/** The process-wide root logger (stdout, `info`), created on first use. */
+export function defaultLogger(): Logger {
+  defaultRoot ??= createLogger();
+  return defaultRoot;
+}
+
+/**
+ * A logger bound to one execution's ids, for code outside a skill (startup,
+ * background work); inside a skill use `ctx.logger`, which is this.
+ */
+export function getAgentLogger(fields: AgentLogFields, parent: Logger = defaultLogger()): Logger {
+  const bindings: Record<string, string> = {};
+  for (const [key, name] of Object.entries(FIELD_NAMES) as [keyof AgentLogFields, string][]) {
+    const value = fields[key];
+    if (value) bindings[name] = value;
+  }
+  return parent.child(bindings);
+}
