@@ -4,6 +4,7 @@
  * `HttpRequestLike` and answers an `HttpReply`; adapters translate both to
  * their framework without the bindings knowing which one it is.
  */
+import type { ProtocolBinding } from "../a2a/constants.js";
 import type { HeadersLike } from "../a2a/headers.js";
 
 export interface HttpRequestLike {
@@ -14,6 +15,11 @@ export interface HttpRequestLike {
   readonly headers: HeadersLike;
   /** Aborted when the client goes away. */
   readonly signal: AbortSignal;
+  /**
+   * The absolute URL the agent is mounted at (ends with "/"), when the adapter
+   * knows it: what a served agent card names as the interface URL.
+   */
+  readonly baseUrl?: string;
   /**
    * The request body. Rejects with `BodyTooLargeError` as soon as more than
    * `maxBytes` arrive, without buffering the rest.
@@ -52,5 +58,7 @@ export type HttpReply = HttpBodyReply | HttpStreamReply;
 
 /** One HTTP binding: answers the requests it routes, and `undefined` for the others. */
 export interface HttpBinding {
+  /** The A2A protocol binding it serves, for the `supportedInterfaces` of a served card (none for other routes). */
+  readonly protocolBinding?: ProtocolBinding;
   handle(request: HttpRequestLike): Promise<HttpReply | undefined>;
 }

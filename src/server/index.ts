@@ -1,7 +1,52 @@
 /** The agent side: serving A2A. */
+
+export {
+  AgentBuilder,
+  type AgentBuilderOptions,
+  DEFAULT_INPUT_MODES,
+  DEFAULT_OUTPUT_MODES,
+  type ServeOptions,
+} from "./agent-builder.js";
+export { AGENT_CARD_MAX_AGE_SECONDS, type AgentCardOptions } from "./agent-card.js";
+export {
+  AgentExecutionContext,
+  type ConversationTurn,
+  type ToolsFactory,
+  ToolsNotConfiguredError,
+} from "./agent-execution-context.js";
+export {
+  AgentRequestHandler,
+  type AgentRequestHandlerOptions,
+  DEFAULT_PUSH_CONFIG_PAGE_SIZE,
+  type ExtendedAgentCardProvider,
+} from "./agent-request-handler.js";
 export type { ServerCallContext } from "./call-context.js";
-export type { HttpBinding, HttpReply, HttpRequestLike } from "./http-exchange.js";
+export { type CancellationReason, CancelledError, isCancellation } from "./cancellation.js";
+export { customHeaders, isSafeCustomHeaderName } from "./custom-headers.js";
+export { EventQueue, Subscription } from "./event-queue.js";
+export type { OutputMasker, SkillHandler } from "./execution.js";
+export { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from "./fetch-adapter.js";
+export { agentHttpBindings } from "./http-bindings.js";
+export type { HttpBinding, HttpBodyReply, HttpReply, HttpRequestLike, HttpStreamReply } from "./http-exchange.js";
 export { BodyTooLargeError } from "./http-exchange.js";
+export { JsonRpcBinding, type JsonRpcBindingOptions } from "./jsonrpc-binding.js";
+export { DEFAULT_LIST_PAGE_SIZE, MAX_LIST_PAGE_SIZE } from "./list-tasks.js";
+export { createNodeListener, type NodeListenerOptions, type NodeRequestListener } from "./node-adapter.js";
+export {
+  DEFAULT_MAX_PUSH_CONFIGS,
+  InMemoryPushNotificationConfigStore,
+  type PushNotificationConfigStore,
+} from "./push-config-store.js";
 export type { A2AHandlerMethod, A2ARequestHandler } from "./request-handler.js";
 export { handlerMethodName } from "./request-handler.js";
 export type { SecretCallInfo, SecretSource } from "./secret-source.js";
+export {
+  describeException,
+  SKILL_STATUS_TO_TASK_STATE,
+  type SkillResult,
+  type SkillStatus,
+  taskStateForSkillStatus,
+} from "./skill-result.js";
+export { type RegisteredSkill, SKILL_ID_METADATA_KEY, type SkillOptions } from "./skills.js";
+export { DEFAULT_MAX_TASKS, InMemoryTaskStore, type TaskStore } from "./task-store.js";
+export { type AddArtifactOptions, type StatusMessage, TaskSealedError, TaskUpdater } from "./task-updater.js";

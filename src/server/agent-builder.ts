@@ -1,0 +1,212 @@
+/**
+ * `AgentBuilder`: the entry point for building a NovaOS agent. Register
+ * skills, then serve them: `requestHandler()` is the transport-neutral A2A
+ * service; `fetchHandler()` and `nodeHandler()` mount the HTTP bindings on a
+ * Fetch runtime or on `node:http`.
+ *
+ * ```ts
+ * const agent = new AgentBuilder({ name: "my-agent", version: "1.0.0" });
+ * agent.skill("greet", { description: "Greet a user" }, async (ctx, inputText) => ({ output: `Hello, ${inputText}!` }));
+ * http.createServer(agent.nodeHandler()).listen(8000);
+ * ```
+ */
+import type { AgentCard, AgentExtension } from "../../gen/a2a_pb.js";
+import { type A2AExtension, ExtensionRegistry } from "../a2a/extensions.js";
+import { DEFAULT_MAX_BODY_BYTES } from "../a2a/jsonrpc.js";
+import { createLogger, type Logger } from "../runtime/logger.js";
+import { maskPii, maskPiiInObject } from "../security/pii.js";
+import { type AgentCardOptions, buildAgentCard } from "./agent-card.js";
+import type { ToolsFactory } from "./agent-execution-context.js";
+import { AgentRequestHandler, type ExtendedAgentCardProvider } from "./agent-request-handler.js";
+import type { OutputMasker, SkillHandler } from "./execution.js";
+import { createFetchHandler, type FetchHandler } from "./fetch-adapter.js";
+import { agentHttpBindings } from "./http-bindings.js";
+import type { HttpBinding } from "./http-exchange.js";
+import { createNodeListener, type NodeRequestListener } from "./node-adapter.js";
+import type { PushNotificationConfigStore } from "./push-config-store.js";
+import type { SecretSource } from "./secret-source.js";
+import { type RegisteredSkill, registeredSkill, type SkillOptions } from "./skills.js";
+import { InMemoryTaskStore, type TaskStore } from "./task-store.js";
+
+/** What a skill produces when neither it nor the builder says otherwise. */
+export const DEFAULT_OUTPUT_MODES: readonly string[] = ["text/plain", "application/json"];
+/** What the card says the agent accepts when the builder does not say otherwise. */
+export const DEFAULT_INPUT_MODES: readonly string[] = ["text/plain", "application/json"];
+
+export interface AgentBuilderOptions<TTools = never> {
+  name: string;
+  /** Default `0.1.0`. */
+  version?: string;
+  /** The card's description (a `toAgentCard` argument overrides it). */
+  description?: string;
+  /**
+   * Mask PII in skill output (text, data and metadata) before it is stored or
+   * sent. Off by default: an agent that echoes a phone number on purpose would
+   * have it redacted.
+   */
+  maskOutputPii?: boolean;
+  /** A2A extensions this agent understands; required ones are enforced (-32008). */
+  extensions?: Iterable<A2AExtension>;
+  /** Default: an in-memory, LRU-capped store. */
+  taskStore?: TaskStore;
+  /** Without one, the four push-config methods answer -32003 and the card says so. */
+  pushNotificationStore?: PushNotificationConfigStore;
+  /** Default `text/plain`, `application/json`. The card's default and content negotiation use the same list. */
+  defaultOutputModes?: Iterable<string>;
+  defaultInputModes?: Iterable<string>;
+  /** Where `ctx.getSecret()` reads secrets delivered with a request. */
+  secrets?: SecretSource;
+  /** Builds `ctx.tools` for an execution (the platform tools seam). */
+  tools?: ToolsFactory<TTools>;
+  /** Root logger; default JSON lines on stdout with PII masked. */
+  logger?: Logger;
+  /** The extended agent card (GetExtendedAgentCard); without one that method answers -32004. */
+  extendedAgentCard?: AgentCard | ExtendedAgentCardProvider;
+  /** Serve SendStreamingMessage and SubscribeToTask (default true); the card says the same. */
+  streaming?: boolean;
+  /** Request bodies above this many bytes are refused (-32700) before parsing. Default 10 MiB. */
+  maxBodyBytes?: number;
+}
+
+/** Options of the HTTP adapters. */
+export interface ServeOptions {
+  /**
+   * The card served at `/.well-known/agent-card.json`, or `false` to serve
+   * none. Default: `toAgentCard()` with one interface per served binding at
+   * the URL the request came in on.
+   */
+  agentCard?: AgentCardOptions | false;
+}
+
+const PII_MASKER: OutputMasker = { text: maskPii, json: maskPiiInObject };
+
+export class AgentBuilder<TTools = never> {
+  readonly name: string;
+  readonly version: string;
+  readonly description: string;
+  readonly extensions: ExtensionRegistry;
+  readonly taskStore: TaskStore;
+  readonly pushNotificationStore: PushNotificationConfigStore | undefined;
+  readonly defaultOutputModes: readonly string[];
+  readonly defaultInputModes: readonly string[];
+  readonly streaming: boolean;
+  readonly maxBodyBytes: number;
+  readonly logger: Logger;
+  readonly #skills = new Map<string, RegisteredSkill>();
+  readonly #options: AgentBuilderOptions<TTools>;
+  #handler: AgentRequestHandler | undefined;
+
+  constructor(options: AgentBuilderOptions<TTools>) {
+    if (!options.name) throw new TypeError("An agent needs a name");
+    this.#options = options;
+    this.name = options.name;
+    this.version = options.version ?? "0.1.0";
+    this.description = options.description ?? "";
+    this.extensions = new ExtensionRegistry(options.extensions ?? []);
+    this.taskStore = options.taskStore ?? new InMemoryTaskStore();
+    this.pushNotificationStore = options.pushNotificationStore;
+    this.defaultOutputModes = [...(options.defaultOutputModes ?? DEFAULT_OUTPUT_MODES)];
+    this.defaultInputModes = [...(options.defaultInputModes ?? DEFAULT_INPUT_MODES)];
+    this.streaming = options.streaming ?? true;
+    this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.logger = options.logger ?? createLogger({ mask: { maskText: maskPii, maskObject: maskPiiInObject } });
+  }
+
+  /** True exactly when a push-notification store was supplied (it records configs; it does not deliver). */
+  get supportsPushNotifications(): boolean {
+    return this.pushNotificationStore !== undefined;
+  }
+
+  /** The registered skills, by id. */
+  get skills(): ReadonlyMap<string, RegisteredSkill> {
+    return this.#skills;
+  }
+
+  /**
+   * Registers a skill. Its id (default: the name) is the routing key callers
+   * send as `message.metadata.skillId` and the id the card publishes.
+   */
+  skill(name: string, handler: SkillHandler<TTools>): this;
+  skill(name: string, options: SkillOptions, handler: SkillHandler<TTools>): this;
+  skill(
+    name: string,
+    optionsOrHandler: SkillOptions | SkillHandler<TTools>,
+    maybeHandler?: SkillHandler<TTools>,
+  ): this {
+    const [options, handler] =
+      typeof optionsOrHandler === "function" ? [{}, optionsOrHandler] : [optionsOrHandler, maybeHandler];
+    const skill = registeredSkill(name, options, handler as SkillHandler);
+    if (this.#skills.has(skill.card.id))
+      throw new TypeError(`A skill with id '${skill.card.id}' is already registered`);
+    this.#skills.set(skill.card.id, skill);
+    return this;
+  }
+
+  /** Registers one more extension (duplicate or empty URIs are refused). */
+  registerExtension<E extends A2AExtension>(extension: E): E {
+    return this.extensions.register(extension);
+  }
+
+  /** The card's `capabilities.extensions`. */
+  declaredExtensions(): AgentExtension[] {
+    return this.extensions.declarations();
+  }
+
+  /** The agent card content, for whoever publishes it. */
+  toAgentCard(options: AgentCardOptions = {}): AgentCard {
+    return buildAgentCard(
+      {
+        name: this.name,
+        version: this.version,
+        description: this.description,
+        skills: [...this.#skills.values()].map((s) => s.card),
+        extensions: this.declaredExtensions(),
+        streaming: this.streaming,
+        pushNotifications: this.supportsPushNotifications,
+        extendedAgentCard: this.#options.extendedAgentCard !== undefined,
+        defaultInputModes: this.defaultInputModes,
+        defaultOutputModes: this.defaultOutputModes,
+      },
+      options,
+    );
+  }
+
+  /** The transport-neutral A2A service every binding serves (one per builder). */
+  requestHandler(): AgentRequestHandler {
+    if (!this.#handler) {
+      const extended = this.#options.extendedAgentCard;
+      this.#handler = new AgentRequestHandler({
+        agentName: this.name,
+        skills: this.#skills,
+        extensions: this.extensions,
+        taskStore: this.taskStore,
+        pushNotificationStore: this.pushNotificationStore,
+        defaultOutputModes: this.defaultOutputModes,
+        secrets: this.#options.secrets,
+        tools: this.#options.tools as ToolsFactory<unknown> | undefined,
+        logger: this.logger,
+        masker: this.#options.maskOutputPii ? PII_MASKER : undefined,
+        extendedAgentCard: typeof extended === "function" || extended === undefined ? extended : () => extended,
+        streaming: this.streaming,
+      });
+    }
+    return this.#handler;
+  }
+
+  /** The HTTP bindings the adapters serve, in routing order (see http-bindings.ts). */
+  httpBindings(options: ServeOptions = {}): HttpBinding[] {
+    return agentHttpBindings(this, options);
+  }
+
+  /** A Fetch handler serving the HTTP bindings (Hono, Bun, Deno, Workers, Next.js). */
+  fetchHandler(options: ServeOptions = {}): FetchHandler {
+    const bindings = this.httpBindings(options);
+    return createFetchHandler(() => bindings, { logger: this.logger });
+  }
+
+  /** A `node:http` listener serving the HTTP bindings (also Express middleware). */
+  nodeHandler(options: ServeOptions = {}): NodeRequestListener {
+    const bindings = this.httpBindings(options);
+    return createNodeListener(() => bindings, { logger: this.logger });
+  }
+}

@@ -1,0 +1,264 @@
+/**
+ * What a skill receives besides its input text: who is calling and why (the
+ * NovaOS platform context and the pod headers), the A2A request itself, its
+ * task, cancellation, logging, secrets, tools and the extensions in force.
+ *
+ * Identity fields prefer the `X-NovaOS-*` headers (set by the auth-proxy
+ * after it verified the execution token) over the platform context in the
+ * message metadata (set by the caller); `runId` prefers the platform
+ * context, which is what the platform puts on the request.
+ */
+import type { JsonObject } from "@bufbuild/protobuf";
+import type { Message, Task } from "../../gen/a2a_pb.js";
+import type { ExtensionActivation } from "../a2a/extensions.js";
+import type { HeadersLike } from "../a2a/headers.js";
+import { headerValue } from "../a2a/headers.js";
+import { NovaOSError, SecretNotDeliveredError } from "../errors/novaos-errors.js";
+import type { PlatformContext } from "../messages/platform-context.js";
+import type { ExecutionContext } from "../runtime/execution-context.js";
+import { getAgentLogger, type Logger } from "../runtime/logger.js";
+import { raceSignal } from "./cancellation.js";
+import { customHeaders } from "./custom-headers.js";
+import type { SecretCallInfo, SecretSource } from "./secret-source.js";
+import type { TaskUpdater } from "./task-updater.js";
+
+/** One earlier turn of the conversation, as the platform sent it. */
+export interface ConversationTurn {
+  /** `user` or `assistant` in practice; verbatim. */
+  readonly role: string;
+  /** Plain text; empty for an attachment-only turn, never undefined. */
+  readonly content: string;
+}
+
+/** Builds the tools a skill reaches through `ctx.tools`, once per execution, on first use. */
+export type ToolsFactory<TTools> = (ctx: AgentExecutionContext<unknown>) => TTools;
+
+/** `ctx.tools` was read on an agent built without a `tools` factory. */
+export class ToolsNotConfiguredError extends NovaOSError {
+  static override readonly brand: string = "ToolsNotConfiguredError";
+  constructor() {
+    super("ctx.tools is not configured: pass `tools` to new AgentBuilder({ ... }) to give skills platform tools");
+  }
+}
+
+/** @internal What the harness knows when it builds a context. */
+export interface AgentExecutionContextInit<TTools> {
+  readonly agentName: string;
+  readonly message: Message;
+  readonly requestMetadata: JsonObject | undefined;
+  readonly headers: HeadersLike;
+  readonly taskId: string;
+  readonly contextId: string;
+  readonly extensions: ExtensionActivation;
+  readonly taskUpdater: TaskUpdater;
+  readonly signal: AbortSignal;
+  readonly platform: PlatformContext | undefined;
+  readonly pod: ExecutionContext;
+  readonly acceptedOutputModes: readonly string[];
+  readonly referencedTasks: readonly Task[];
+  readonly unresolvedReferenceTaskIds: readonly string[];
+  readonly logger: Logger;
+  readonly secrets: SecretSource | undefined;
+  readonly tools: ToolsFactory<TTools> | undefined;
+}
+
+export class AgentExecutionContext<TTools = never> {
+  readonly #init: AgentExecutionContextInit<TTools>;
+  #logger: Logger | undefined;
+  #tools: { value: TTools } | undefined;
+  #customHeaders: Record<string, string> | undefined;
+
+  /** @internal Built by the harness. */
+  constructor(init: AgentExecutionContextInit<TTools>) {
+    this.#init = init;
+  }
+
+  /** The A2A task this execution writes. Seeded from `runId` for a new task when the caller gave none. */
+  get taskId(): string {
+    return this.#init.taskId;
+  }
+
+  /** The A2A contextId grouping related tasks (the platform's `session_id`). */
+  get contextId(): string {
+    return this.#init.contextId;
+  }
+
+  /** The NovaOS run this execution belongs to; "" when unknown. Do not dedupe on it (HITL continuations reuse it). */
+  get runId(): string {
+    return this.#init.platform?.runId || this.#init.pod.runId || "";
+  }
+
+  /** Stable across retries of one logical execution: dedupe side effects on this. "" when none was sent. */
+  get idempotencyKey(): string {
+    return this.#init.platform?.idempotencyKey ?? "";
+  }
+
+  get tenantId(): string {
+    return this.#init.pod.tenantId || this.#init.platform?.tenantId || "";
+  }
+
+  get userId(): string {
+    return this.#init.pod.userId || this.#init.platform?.userId || "";
+  }
+
+  get agentId(): string {
+    return this.#init.pod.agentId || this.#init.platform?.agentId || "";
+  }
+
+  get instanceId(): string {
+    return this.#init.pod.instanceId || this.#init.platform?.instanceId || "";
+  }
+
+  get threadId(): string {
+    return this.#init.platform?.threadId ?? "";
+  }
+
+  /** The full inbound W3C `traceparent`, or "". */
+  get traceparent(): string {
+    return headerValue(this.#init.headers, "traceparent")?.trim() || this.#init.platform?.traceparent || "";
+  }
+
+  /** The 32-hex trace id from `traceparent`, else the platform's `trace_id`, else "". */
+  get traceId(): string {
+    const fromHeader = /^[\da-f]{2}-([\da-f]{32})-[\da-f]{16}-[\da-f]{2}/.exec(this.traceparent)?.[1];
+    return fromHeader ?? this.#init.platform?.traceId ?? "";
+  }
+
+  /** Agent-level configuration from the caller. */
+  get config(): JsonObject {
+    return this.#init.platform?.config ?? {};
+  }
+
+  /** A JSON Schema the caller wants the output to follow, if any. */
+  get outputSchema(): JsonObject | undefined {
+    return this.#init.platform?.outputSchema;
+  }
+
+  /** Earlier turns, oldest first; empty means none were supplied, not that this is the first turn. */
+  get history(): readonly ConversationTurn[] {
+    return (this.#init.platform?.history ?? []).map((t) => ({ role: t.role, content: t.content }));
+  }
+
+  /** The raw platform context, when the request carried one. */
+  get platformContext(): PlatformContext | undefined {
+    return this.#init.platform;
+  }
+
+  /** The auth-proxy's view of the call (`X-NovaOS-*` headers and the execution token). */
+  get executionContext(): ExecutionContext {
+    return this.#init.pod;
+  }
+
+  /** The inbound A2A message (all its parts, not only the text). */
+  get message(): Message {
+    return this.#init.message;
+  }
+
+  /** The request's `metadata` map. */
+  get requestMetadata(): JsonObject | undefined {
+    return this.#init.requestMetadata;
+  }
+
+  /** Media types the caller accepts for the output (empty: no preference). */
+  get acceptedOutputModes(): readonly string[] {
+    return this.#init.acceptedOutputModes;
+  }
+
+  /** The message's `referenceTaskIds` that resolved to tasks of the same context. */
+  get referencedTasks(): readonly Task[] {
+    return this.#init.referencedTasks;
+  }
+
+  /** The `referenceTaskIds` that did not resolve (unknown, evicted, or another context). */
+  get unresolvedReferenceTaskIds(): readonly string[] {
+    return this.#init.unresolvedReferenceTaskIds;
+  }
+
+  /** The A2A extensions in force for this request. */
+  get extensions(): ExtensionActivation {
+    return this.#init.extensions;
+  }
+
+  /** The caller's custom headers, lower-cased, platform-owned ones removed. May carry credentials: do not log. */
+  get customHeaders(): Record<string, string> {
+    this.#customHeaders ??= customHeaders(this.#init.headers);
+    return { ...this.#customHeaders };
+  }
+
+  /** Report progress, publish artifacts, pause, or close the task. */
+  get taskUpdater(): TaskUpdater {
+    return this.#init.taskUpdater;
+  }
+
+  /** Aborts (with a `CancelledError`) when CancelTask or a newer message preempts this execution. */
+  get signal(): AbortSignal {
+    return this.#init.signal;
+  }
+
+  get isCancelled(): boolean {
+    return this.#init.signal.aborted;
+  }
+
+  /** Throws the `CancelledError` once preempted: poll it in loops that do not await. */
+  throwIfCancelled(): void {
+    this.#init.signal.throwIfAborted();
+  }
+
+  /** JSON lines bound to this execution's `run_id`, `agent_id`, `tenant_id` and task. */
+  get logger(): Logger {
+    this.#logger ??= getAgentLogger(
+      {
+        runId: this.runId,
+        agentId: this.agentId || this.#init.agentName,
+        tenantId: this.tenantId,
+        taskId: this.taskId,
+        contextId: this.contextId,
+      },
+      this.#init.logger,
+    );
+    return this.#logger;
+  }
+
+  /** The platform tools given to the AgentBuilder; throws `ToolsNotConfiguredError` when there are none. */
+  get tools(): TTools {
+    if (!this.#tools) {
+      const factory = this.#init.tools;
+      if (!factory) throw new ToolsNotConfiguredError();
+      this.#tools = { value: factory(this as AgentExecutionContext<unknown>) };
+    }
+    return this.#tools.value;
+  }
+
+  /**
+   * A secret delivered with this request, opened on every call (nothing is
+   * cached). The default covers a secret that was not delivered, never one
+   * that failed to open: that always throws. Without a default a missing
+   * secret throws `SecretNotDeliveredError` listing the names that were
+   * delivered.
+   */
+  getSecret(name: string): Promise<string>;
+  getSecret<D>(name: string, options: { default: D }): Promise<string | D>;
+  async getSecret<D>(name: string, options?: { default: D }): Promise<string | D> {
+    this.throwIfCancelled();
+    const source = this.#init.secrets;
+    const call = this.#secretCall();
+    const value = source ? await raceSignal(source.getSecret(name, call), this.#init.signal) : undefined;
+    if (value !== undefined) return value;
+    if (options && Object.hasOwn(options, "default")) return options.default;
+    const delivered = source ? [...source.deliveredNames(call)].sort() : [];
+    throw new SecretNotDeliveredError(
+      `Secret '${name}' was not delivered with this request` +
+        (delivered.length > 0 ? ` (delivered: ${delivered.join(", ")})` : " (no secrets were delivered)"),
+      { details: { name, delivered } },
+    );
+  }
+
+  #secretCall(): SecretCallInfo {
+    return {
+      activation: this.#init.extensions,
+      tenantId: this.tenantId,
+      instanceId: this.instanceId,
+      runId: this.runId,
+    };
+  }
+}

@@ -1,0 +1,586 @@
+/**
+ * The agent's A2A service, independent of any binding: the task lifecycle
+ * over a task store, skill dispatch through the execution harness, stream
+ * fan-out, push-notification configs and the extended card. Every binding
+ * (JSON-RPC, HTTP+JSON, gRPC) serves this one object, so behaviour is the
+ * same on all of them (spec §5.1).
+ *
+ * Every method checks, in this order: the A2A version (-32009), then the
+ * extensions the agent requires (-32008); then its own rules.
+ */
+import { clone, create, type JsonObject } from "@bufbuild/protobuf";
+import { type Empty, EmptySchema, timestampNow } from "@bufbuild/protobuf/wkt";
+import {
+  type AgentCard,
+  type CancelTaskRequest,
+  type DeleteTaskPushNotificationConfigRequest,
+  type GetExtendedAgentCardRequest,
+  type GetTaskPushNotificationConfigRequest,
+  type GetTaskRequest,
+  type ListTaskPushNotificationConfigsRequest,
+  type ListTaskPushNotificationConfigsResponse,
+  ListTaskPushNotificationConfigsResponseSchema,
+  type ListTasksRequest,
+  type ListTasksResponse,
+  type Message,
+  MessageSchema,
+  Role,
+  type SendMessageRequest,
+  type SendMessageResponse,
+  SendMessageResponseSchema,
+  type StreamResponse,
+  StreamResponseSchema,
+  type SubscribeToTaskRequest,
+  type Task,
+  type TaskPushNotificationConfig,
+  TaskPushNotificationConfigSchema,
+  TaskSchema,
+  TaskState,
+  TaskStatusSchema,
+} from "../../gen/a2a_pb.js";
+import {
+  ContentTypeNotSupportedError,
+  ExtendedAgentCardNotConfiguredError,
+  ExtensionSupportRequiredError,
+  PushNotificationNotSupportedError,
+  TaskNotCancelableError,
+  TaskNotFoundError,
+  UnsupportedOperationError,
+} from "../a2a/errors.js";
+import type { ExtensionActivation, ExtensionRegistry } from "../a2a/extensions.js";
+import { A2A_EXTENSIONS_HEADER } from "../a2a/extensions-header.js";
+import { headerValue } from "../a2a/headers.js";
+import { invalidParams } from "../a2a/protojson.js";
+import { frameState } from "../a2a/stream-frame.js";
+import { isTerminalState } from "../a2a/task-state.js";
+import { checkVersion, requestedVersion } from "../a2a/version.js";
+import { readPlatformContext } from "../messages/platform-context.js";
+import { ExecutionContext, NOVAOS_CONTEXT_HEADERS } from "../runtime/execution-context.js";
+import type { Logger } from "../runtime/logger.js";
+import { AgentExecutionContext, type ToolsFactory } from "./agent-execution-context.js";
+import type { ServerCallContext } from "./call-context.js";
+import type { Subscription } from "./event-queue.js";
+import { Execution, type OutputMasker } from "./execution.js";
+import { listTasksPage } from "./list-tasks.js";
+import { LiveTasks, snapshotTask } from "./live-task.js";
+import { anyMediaTypeMatches } from "./media-types.js";
+import type { PushNotificationConfigStore } from "./push-config-store.js";
+import type { A2ARequestHandler } from "./request-handler.js";
+import type { SecretSource } from "./secret-source.js";
+import { type RegisteredSkill, routeSkill } from "./skills.js";
+import type { TaskStore } from "./task-store.js";
+import { textPart } from "./task-updater.js";
+import { checkHistoryLength, taskView } from "./task-view.js";
+
+/** Provides the extended agent card per call; undefined means "declared but not configured" (-32007). */
+export type ExtendedAgentCardProvider = (
+  context: ServerCallContext,
+) => AgentCard | undefined | Promise<AgentCard | undefined>;
+
+export interface AgentRequestHandlerOptions {
+  readonly agentName: string;
+  /** Read on every request, so skills registered later are served. */
+  readonly skills: ReadonlyMap<string, RegisteredSkill>;
+  readonly extensions: ExtensionRegistry;
+  readonly taskStore: TaskStore;
+  readonly pushNotificationStore: PushNotificationConfigStore | undefined;
+  readonly defaultOutputModes: readonly string[];
+  readonly secrets: SecretSource | undefined;
+  readonly tools: ToolsFactory<unknown> | undefined;
+  readonly logger: Logger;
+  readonly masker: OutputMasker | undefined;
+  readonly extendedAgentCard: ExtendedAgentCardProvider | undefined;
+  /** Whether SendStreamingMessage and SubscribeToTask are served (else -32004, spec §3.3.4). */
+  readonly streaming: boolean;
+}
+
+/** The default and maximum page size of ListTaskPushNotificationConfigs. */
+export const DEFAULT_PUSH_CONFIG_PAGE_SIZE = 100;
+
+type Accepted =
+  | { readonly kind: "answered"; readonly task: Task }
+  | { readonly kind: "started"; readonly execution: Execution; readonly snapshot: Task };
+
+const streamFrame = (payload: StreamResponse["payload"]): StreamResponse => create(StreamResponseSchema, { payload });
+
+/** True for a frame after which a task stream is over: its task reached a terminal state. */
+function isTerminalFrame(frame: StreamResponse): boolean {
+  const state = frameState(frame);
+  return state !== undefined && isTerminalState(state);
+}
+
+/** True for a frame a blocking SendMessage returns on: terminal or interrupted (spec §3.2.2). */
+function settlesBlockingCall(frame: StreamResponse): boolean {
+  const state = frameState(frame);
+  return state !== undefined && state !== TaskState.SUBMITTED && state !== TaskState.WORKING;
+}
+
+function taskNotFound(taskId: string): TaskNotFoundError {
+  return new TaskNotFoundError(`Task ${taskId} not found`, { metadata: { taskId } });
+}
+
+function stateName(state: TaskState | undefined): string {
+  return `TASK_STATE_${TaskState[state ?? TaskState.UNSPECIFIED]}`;
+}
+
+export class AgentRequestHandler implements A2ARequestHandler {
+  /** The tasks with something happening to them right now. */
+  readonly liveTasks = new LiveTasks();
+  readonly #options: AgentRequestHandlerOptions;
+
+  constructor(options: AgentRequestHandlerOptions) {
+    this.#options = options;
+  }
+
+  // ---------------------------------------------------------------- messages
+
+  async sendMessage(request: SendMessageRequest, context: ServerCallContext): Promise<SendMessageResponse> {
+    const accepted = await this.#accept(request, context);
+    const historyLength = request.configuration?.historyLength;
+    if (accepted.kind === "started") {
+      const { execution } = accepted;
+      if (request.configuration?.returnImmediately) execution.requestEvents.cancel();
+      else await untilSettled(execution.requestEvents, context.signal);
+    }
+    const task = accepted.kind === "started" ? accepted.execution.live.snapshot() : accepted.task;
+    return create(SendMessageResponseSchema, { payload: { case: "task", value: taskView(task, { historyLength }) } });
+  }
+
+  async *sendStreamingMessage(request: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse> {
+    const accepted = await this.#accept(request, context, true);
+    if (accepted.kind === "answered") {
+      yield streamFrame({ case: "task", value: accepted.task });
+      return;
+    }
+    const historyLength = request.configuration?.historyLength;
+    yield* streamTask(taskView(accepted.snapshot, { historyLength }), accepted.execution.requestEvents);
+  }
+
+  /**
+   * Validates a SendMessage, resolves or creates its task, supersedes a live
+   * execution on it, and either answers at once (an unroutable skill: a
+   * REJECTED task) or starts the skill. Every check that can fail runs
+   * before anything is written.
+   */
+  async #accept(request: SendMessageRequest, context: ServerCallContext, streaming = false): Promise<Accepted> {
+    const message = request.message;
+    if (!message) throw invalidParams([{ field: "message", description: "message is required" }]);
+    const activation = this.#negotiate(context, request.metadata, message.metadata);
+    if (streaming) this.#checkStreaming();
+    const { taskStore, pushNotificationStore } = this.#options;
+    const scope = scopeOf(request.tenant, context);
+    const platform = readPlatformContext(message.metadata, request.metadata);
+    const pod = ExecutionContext.fromHeaders(context.headers);
+
+    const taskId = message.taskId || platform?.runId || pod.runId || crypto.randomUUID();
+    const existing = this.liveTasks.get(taskId, scope)?.task ?? (await taskStore.get(taskId, scope));
+    if (message.taskId && !existing) throw taskNotFound(taskId);
+    if (existing) checkAcceptsMessages(existing, message);
+    const contextId = existing?.contextId || message.contextId || crypto.randomUUID();
+
+    const pushConfig = request.configuration?.taskPushNotificationConfig;
+    if (pushConfig && !pushNotificationStore) throw pushNotSupported();
+    if (pushConfig) checkWebhookUrl(pushConfig.url, "configuration.taskPushNotificationConfig.url");
+
+    const route = routeSkill(this.#options.skills, message, platform);
+    if ("skill" in route)
+      this.#checkContentTypes(route.skill, message, request.configuration?.acceptedOutputModes ?? []);
+    const references = await this.#resolveReferences(message.referenceTaskIds, contextId, scope);
+
+    if (pushConfig && pushNotificationStore) {
+      await pushNotificationStore.save(
+        create(TaskPushNotificationConfigSchema, { ...pushConfig, taskId, id: pushConfig.id || crypto.randomUUID() }),
+        scope,
+      );
+    }
+
+    // From here on nothing awaits until the execution is registered: no other request can interleave.
+    const current = this.liveTasks.get(taskId, scope);
+    if (current) checkAcceptsMessages(current.task, message);
+    const inbound: Message = { ...message, taskId, contextId };
+    const live = this.liveTasks.open(existing ?? newTask(taskId, contextId), scope, taskStore);
+    live.execution?.preempt("superseded");
+    live.appendHistory(inbound);
+
+    if ("rejection" in route) {
+      const reply = create(MessageSchema, {
+        messageId: crypto.randomUUID(),
+        role: Role.AGENT,
+        taskId,
+        contextId,
+        parts: [textPart(route.rejection)],
+      });
+      await live.writeStatus(TaskState.REJECTED, reply);
+      if (!live.execution) this.liveTasks.release(live);
+      return { kind: "answered", task: live.snapshot() };
+    }
+
+    // A resumed task is WORKING again before its snapshot, so no reader takes the old pause for the end.
+    if (existing) this.#logFailure(live.writeStatus(TaskState.WORKING), taskId);
+    const execution = new Execution({
+      live,
+      liveTasks: this.liveTasks,
+      skillId: route.skill.card.id,
+      logger: this.#options.logger,
+      masker: this.#options.masker,
+    });
+    const snapshot = live.snapshot();
+    const ctx = new AgentExecutionContext<unknown>({
+      agentName: this.#options.agentName,
+      message: inbound,
+      requestMetadata: request.metadata,
+      headers: context.headers,
+      taskId,
+      contextId,
+      extensions: activation,
+      taskUpdater: execution.updater,
+      signal: execution.signal,
+      platform,
+      pod,
+      acceptedOutputModes: request.configuration?.acceptedOutputModes ?? [],
+      referencedTasks: references.resolved,
+      unresolvedReferenceTaskIds: references.unresolved,
+      logger: this.#options.logger,
+      secrets: this.#options.secrets,
+      tools: this.#options.tools,
+    });
+    execution.start(route.skill.handler, ctx, inputText(message));
+    this.#logFailure(live.persist(), taskId);
+    return { kind: "started", execution, snapshot };
+  }
+
+  /** A store failure on a write nobody awaits is logged, not left unhandled. */
+  #logFailure(write: Promise<void> | undefined, taskId: string): void {
+    write?.catch((error: unknown) =>
+      this.#options.logger.error({ err: error, task_id: taskId }, "task store save failed"),
+    );
+  }
+
+  /** -32005 when the caller accepts none of the skill's output modes, or sends a part it does not take. */
+  #checkContentTypes(skill: RegisteredSkill, message: Message, acceptedOutputModes: readonly string[]): void {
+    const produced = skill.card.outputModes.length > 0 ? skill.card.outputModes : this.#options.defaultOutputModes;
+    if (acceptedOutputModes.length > 0 && !anyMediaTypeMatches(acceptedOutputModes, produced)) {
+      throw new ContentTypeNotSupportedError(
+        `Skill '${skill.card.id}' produces ${produced.join(", ")}; none of the accepted output modes (${acceptedOutputModes.join(", ")}) match`,
+      );
+    }
+    const accepted = skill.card.inputModes;
+    if (accepted.length === 0) return;
+    for (const part of message.parts) {
+      if (part.mediaType && !anyMediaTypeMatches([part.mediaType], accepted)) {
+        throw new ContentTypeNotSupportedError(
+          `Skill '${skill.card.id}' accepts ${accepted.join(", ")}; a part has media type ${part.mediaType}`,
+        );
+      }
+    }
+  }
+
+  /** `referenceTaskIds` resolved within this scope and this context only (no cross-context reads). */
+  async #resolveReferences(
+    ids: readonly string[],
+    contextId: string,
+    scope: string,
+  ): Promise<{ resolved: Task[]; unresolved: string[] }> {
+    const resolved: Task[] = [];
+    const unresolved: string[] = [];
+    for (const id of ids) {
+      const task = this.liveTasks.get(id, scope)?.task ?? (await this.#options.taskStore.get(id, scope));
+      if (task && task.contextId === contextId) resolved.push(snapshotTask(task));
+      else unresolved.push(id);
+    }
+    return { resolved, unresolved };
+  }
+
+  // ------------------------------------------------------------------ tasks
+
+  async getTask(request: GetTaskRequest, context: ServerCallContext): Promise<Task> {
+    this.#negotiate(context);
+    checkHistoryLength(request.historyLength);
+    const task = await this.#findTask(request.id, scopeOf(request.tenant, context));
+    return taskView(snapshotTask(task), { historyLength: request.historyLength });
+  }
+
+  async listTasks(request: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
+    this.#negotiate(context);
+    const scope = scopeOf(request.tenant, context);
+    const stored = await this.#options.taskStore.list(scope);
+    // A live task is the freshest copy, and it may have been evicted from the store meanwhile.
+    const byId = new Map(stored.map((task) => [task.id, task]));
+    for (const live of this.liveTasks.inScope(scope)) byId.set(live.task.id, live.task);
+    return listTasksPage([...byId.values()], request);
+  }
+
+  /**
+   * Writes CANCELED first, then preempts the running skill, so nothing the
+   * skill does afterwards can overwrite it. Canceling a canceled task answers
+   * its snapshot again (idempotent, spec §3.3.1); any other terminal state is
+   * -32002.
+   */
+  async cancelTask(request: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
+    this.#negotiate(context, request.metadata);
+    const scope = scopeOf(request.tenant, context);
+    const stored = this.liveTasks.get(request.id, scope) ? undefined : await this.#findTask(request.id, scope);
+    const live =
+      this.liveTasks.get(request.id, scope) ?? this.liveTasks.open(stored as Task, scope, this.#options.taskStore);
+    const state = live.task.status?.state;
+    if (state === TaskState.CANCELED) return live.snapshot();
+    if (live.terminal) {
+      throw new TaskNotCancelableError(`Task ${request.id} is ${stateName(state)} and cannot be canceled`, {
+        metadata: { taskId: request.id, state: stateName(state) },
+      });
+    }
+    const note = create(MessageSchema, {
+      messageId: crypto.randomUUID(),
+      role: Role.AGENT,
+      taskId: live.task.id,
+      contextId: live.task.contextId,
+      parts: [textPart("Canceled at the caller's request")],
+    });
+    const written = live.writeStatus(TaskState.CANCELED, note);
+    live.execution?.preempt("cancel-task");
+    await written;
+    if (!live.execution) this.liveTasks.release(live);
+    return live.snapshot();
+  }
+
+  async *subscribeToTask(request: SubscribeToTaskRequest, context: ServerCallContext): AsyncGenerator<StreamResponse> {
+    this.#negotiate(context);
+    this.#checkStreaming();
+    const scope = scopeOf(request.tenant, context);
+    const stored = await this.#findTask(request.id, scope);
+    const live = this.liveTasks.get(request.id, scope);
+    const task = live?.task ?? stored;
+    if (isTerminalState(task.status?.state ?? TaskState.UNSPECIFIED)) {
+      throw new UnsupportedOperationError(
+        `Task ${request.id} is ${stateName(task.status?.state)}; a terminal task has no updates to subscribe to`,
+        { metadata: { taskId: request.id } },
+      );
+    }
+    // Subscribe and snapshot in one step, so no event falls between the two.
+    const events = live?.execution ? live.events.subscribe() : undefined;
+    const snapshot = snapshotTask(task);
+    if (!events) {
+      // Nothing runs on the task (e.g. paused for input): its snapshot is all there is to say.
+      yield streamFrame({ case: "task", value: snapshot });
+      return;
+    }
+    yield* streamTask(snapshot, events);
+  }
+
+  #checkStreaming(): void {
+    if (!this.#options.streaming) throw new UnsupportedOperationError("This agent does not serve streaming methods");
+  }
+
+  async #findTask(taskId: string, scope: string): Promise<Task> {
+    const task = this.liveTasks.get(taskId, scope)?.task ?? (await this.#options.taskStore.get(taskId, scope));
+    if (!task) throw taskNotFound(taskId);
+    return task;
+  }
+
+  // ----------------------------------------------------- push notifications
+
+  async createTaskPushNotificationConfig(
+    request: TaskPushNotificationConfig,
+    context: ServerCallContext,
+  ): Promise<TaskPushNotificationConfig> {
+    const store = this.#pushStore(context);
+    if (!request.taskId) throw invalidParams([{ field: "taskId", description: "taskId is required" }]);
+    checkWebhookUrl(request.url, "url");
+    const scope = scopeOf(request.tenant, context);
+    await this.#findTask(request.taskId, scope);
+    const config = create(TaskPushNotificationConfigSchema, { ...request, id: request.id || crypto.randomUUID() });
+    await store.save(config, scope);
+    return clone(TaskPushNotificationConfigSchema, config);
+  }
+
+  async getTaskPushNotificationConfig(
+    request: GetTaskPushNotificationConfigRequest,
+    context: ServerCallContext,
+  ): Promise<TaskPushNotificationConfig> {
+    const store = this.#pushStore(context);
+    const scope = scopeOf(request.tenant, context);
+    await this.#findTask(request.taskId, scope);
+    const config = await store.get(request.taskId, request.id, scope);
+    if (!config) {
+      throw new TaskNotFoundError(`Push notification config ${request.id} of task ${request.taskId} not found`, {
+        metadata: { taskId: request.taskId, configId: request.id },
+      });
+    }
+    return clone(TaskPushNotificationConfigSchema, config);
+  }
+
+  /** Pages in config-id order; the token is the last id of the page. */
+  async listTaskPushNotificationConfigs(
+    request: ListTaskPushNotificationConfigsRequest,
+    context: ServerCallContext,
+  ): Promise<ListTaskPushNotificationConfigsResponse> {
+    const store = this.#pushStore(context);
+    if (!request.taskId) throw invalidParams([{ field: "taskId", description: "taskId is required" }]);
+    if (request.pageSize < 0)
+      throw invalidParams([{ field: "pageSize", description: "pageSize must not be negative" }]);
+    const pageSize = Math.min(request.pageSize || DEFAULT_PUSH_CONFIG_PAGE_SIZE, DEFAULT_PUSH_CONFIG_PAGE_SIZE);
+    const scope = scopeOf(request.tenant, context);
+    await this.#findTask(request.taskId, scope);
+    const after = request.pageToken ? decodeConfigToken(request.pageToken) : undefined;
+    const all = (await store.list(request.taskId, scope)).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const rest = after === undefined ? all : all.filter((c) => c.id > after);
+    const page = rest.slice(0, pageSize);
+    return create(ListTaskPushNotificationConfigsResponseSchema, {
+      configs: page.map((c) => clone(TaskPushNotificationConfigSchema, c)),
+      nextPageToken:
+        rest.length > page.length ? encodeConfigToken((page[page.length - 1] as TaskPushNotificationConfig).id) : "",
+    });
+  }
+
+  async deleteTaskPushNotificationConfig(
+    request: DeleteTaskPushNotificationConfigRequest,
+    context: ServerCallContext,
+  ): Promise<Empty> {
+    const store = this.#pushStore(context);
+    const scope = scopeOf(request.tenant, context);
+    await this.#findTask(request.taskId, scope);
+    await store.delete(request.taskId, request.id, scope);
+    return create(EmptySchema);
+  }
+
+  #pushStore(context: ServerCallContext): PushNotificationConfigStore {
+    this.#negotiate(context);
+    const store = this.#options.pushNotificationStore;
+    if (!store) throw pushNotSupported();
+    return store;
+  }
+
+  // ------------------------------------------------------------------- card
+
+  async getExtendedAgentCard(_request: GetExtendedAgentCardRequest, context: ServerCallContext): Promise<AgentCard> {
+    this.#negotiate(context);
+    const provider = this.#options.extendedAgentCard;
+    if (!provider) throw new UnsupportedOperationError("This agent does not offer an extended agent card");
+    const card = await provider(context);
+    if (!card) throw new ExtendedAgentCardNotConfiguredError();
+    return card;
+  }
+
+  // ----------------------------------------------------------- negotiation
+
+  /** Version first (-32009), then required extensions (-32008); names the active extensions in the reply. */
+  #negotiate(context: ServerCallContext, ...metadata: (JsonObject | undefined)[]): ExtensionActivation {
+    const versionError = checkVersion(requestedVersion(context.headers));
+    if (versionError) throw versionError;
+    const activation = this.#options.extensions.activate(context.headers, ...metadata);
+    const unmet = activation.unmetRequirementReason();
+    if (unmet) {
+      throw new ExtensionSupportRequiredError(unmet, { metadata: { extensions: activation.unmetRequired.join(",") } });
+    }
+    const header = activation.headerValue();
+    if (header !== undefined) context.responseHeaders.set(A2A_EXTENSIONS_HEADER, header);
+    return activation;
+  }
+}
+
+/** A new task: SUBMITTED, with the inbound message as the first history entry (appended by the caller). */
+function newTask(id: string, contextId: string): Task {
+  return create(TaskSchema, {
+    id,
+    contextId,
+    status: create(TaskStatusSchema, { state: TaskState.SUBMITTED, timestamp: timestampNow() }),
+  });
+}
+
+/** A terminal task takes no more messages (-32004); a message naming another context is refused (-32602). */
+function checkAcceptsMessages(task: Task, message: Message): void {
+  const state = task.status?.state;
+  if (isTerminalState(state ?? TaskState.UNSPECIFIED)) {
+    throw new UnsupportedOperationError(`Task ${task.id} is ${stateName(state)}; it accepts no further messages`, {
+      metadata: { taskId: task.id },
+    });
+  }
+  if (message.contextId && message.contextId !== task.contextId) {
+    throw invalidParams([
+      { field: "message.contextId", description: `Task ${task.id} belongs to context ${task.contextId}` },
+    ]);
+  }
+}
+
+/** The text a skill receives: its text parts, concatenated. */
+function inputText(message: Message): string {
+  let text = "";
+  for (const part of message.parts) if (part.content.case === "text") text += part.content.value;
+  return text;
+}
+
+/**
+ * The partition a request's tasks live in: the A2A `tenant` of the request
+ * and the NovaOS tenant the auth-proxy verified. Opaque to stores.
+ */
+export function scopeOf(tenant: string, context: ServerCallContext): string {
+  const verified = headerValue(context.headers, NOVAOS_CONTEXT_HEADERS.tenantId)?.trim() ?? "";
+  return `${tenant.length}:${tenant}${verified}`;
+}
+
+function pushNotSupported(): PushNotificationNotSupportedError {
+  return new PushNotificationNotSupportedError("This agent does not support push notifications");
+}
+
+/** A webhook must be an absolute http(s) URL without credentials in it. */
+function checkWebhookUrl(url: string, field: string): void {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  const problem = !parsed
+    ? "must be an absolute URL"
+    : parsed.protocol !== "https:" && parsed.protocol !== "http:"
+      ? "must use http or https"
+      : parsed.username || parsed.password
+        ? "must not carry credentials (use authentication)"
+        : undefined;
+  if (problem) throw invalidParams([{ field, description: `${field} ${problem}` }]);
+}
+
+function encodeConfigToken(id: string): string {
+  return `c1.${Buffer.from(id, "utf8").toString("base64url")}`;
+}
+
+function decodeConfigToken(token: string): string {
+  if (!token.startsWith("c1.")) {
+    throw invalidParams([{ field: "pageToken", description: "pageToken is not a token this agent issued" }]);
+  }
+  return Buffer.from(token.slice(3), "base64url").toString("utf8");
+}
+
+/**
+ * A task stream: the snapshot, then the task's events until a terminal frame
+ * or until the subscription ends (the execution finished, was superseded, or
+ * the task has nothing live any more). Leaving early detaches, never cancels.
+ */
+async function* streamTask(snapshot: Task, events: Subscription<StreamResponse>): AsyncGenerator<StreamResponse> {
+  try {
+    yield streamFrame({ case: "task", value: snapshot });
+    for (let batch = await events.nextBatch(); batch; batch = await events.nextBatch()) {
+      for (const frame of batch) {
+        yield frame;
+        if (isTerminalFrame(frame)) return;
+      }
+    }
+  } finally {
+    events.cancel();
+  }
+}
+
+/** Waits for a terminal or interrupted state, the end of the run, or the caller leaving. */
+async function untilSettled(events: Subscription<StreamResponse>, signal: AbortSignal): Promise<void> {
+  const leave = () => events.cancel();
+  signal.addEventListener("abort", leave, { once: true });
+  try {
+    if (signal.aborted) return;
+    for (let batch = await events.nextBatch(); batch; batch = await events.nextBatch()) {
+      if (batch.some(settlesBlockingCall)) return;
+    }
+  } finally {
+    signal.removeEventListener("abort", leave);
+    events.cancel();
+  }
+}

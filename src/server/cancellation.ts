@@ -1,0 +1,57 @@
+/**
+ * How a skill learns that it must stop. JavaScript cannot interrupt a running
+ * promise, so preemption is cooperative: the execution's `AbortSignal` aborts
+ * with a `CancelledError`, and every SDK call the skill awaits (task updater,
+ * secrets, tools) rejects with it. `ctx.throwIfCancelled()` throws the same
+ * error, so a skill handles "cancelled while awaiting" and "cancelled while
+ * polling" alike.
+ */
+import { NovaOSError } from "../errors/novaos-errors.js";
+
+/** Why an execution was preempted. */
+export type CancellationReason = "cancel-task" | "superseded";
+
+/** The skill's execution was preempted: a CancelTask arrived, or a new message superseded it. */
+export class CancelledError extends NovaOSError {
+  static override readonly brand: string = "CancelledError";
+  readonly reason: CancellationReason;
+
+  constructor(reason: CancellationReason, message?: string) {
+    super(
+      message ??
+        (reason === "cancel-task"
+          ? "The task was canceled (CancelTask)"
+          : "The execution was superseded by a newer message on the same task"),
+      { details: { reason } },
+    );
+    this.reason = reason;
+  }
+}
+
+/**
+ * True for an error that means "cancelled": ours, or the `AbortError` that
+ * platform APIs (fetch, timers, streams) throw when a signal aborts them.
+ * A `TimeoutError` is a failure, not a cancellation.
+ */
+export function isCancellation(error: unknown): boolean {
+  return error instanceof CancelledError || (error instanceof Error && error.name === "AbortError");
+}
+
+/** Rejects with the signal's reason as soon as it aborts; settles like `promise` otherwise. */
+export function raceSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}

@@ -1,0 +1,265 @@
+/**
+ * One run of a skill on a task: the execution harness. The skill runs as its
+ * own unit of work (its own AbortSignal, its own copy of the context scope,
+ * copied back when it settles), so it can be preempted while the caller's
+ * context still sees what it set (rule 6). How a run ends decides what is
+ * written:
+ *
+ * 1. Preempted by CancelTask: CANCELED was written before the preemption; the
+ *    harness writes nothing more, whatever the skill does afterwards.
+ * 2. The skill threw a cancellation nobody asked for: nothing is written; the
+ *    task stays at its last state and streams end with no terminal frame.
+ * 3. The request that started it went away: nothing happens here at all. The
+ *    run is not tied to any request; its outcome is written and published
+ *    for whoever still watches (SubscribeToTask, GetTask).
+ * 4. Superseded by a newer message on the same task: preempted, its updater
+ *    revoked; the newer run owns the task.
+ * 5. The skill closed the task itself through its updater: that wins over the
+ *    SkillResult it returns.
+ * Otherwise the returned SkillResult decides (see skill-result.ts).
+ */
+import { create, fromJson, type JsonValue } from "@bufbuild/protobuf";
+import { ValueSchema } from "@bufbuild/protobuf/wkt";
+import { SpanStatusCode, trace } from "@opentelemetry/api";
+import {
+  ArtifactSchema,
+  type Message,
+  MessageSchema,
+  type Part,
+  PartSchema,
+  Role,
+  type StreamResponse,
+  TaskState,
+} from "../../gen/a2a_pb.js";
+import { isInterruptedState } from "../a2a/task-state.js";
+import { skillErrorPart } from "../messages/error-message.js";
+import { skillMetadataPart } from "../messages/metadata-part.js";
+import { runInCopiedScope } from "../runtime/context-var.js";
+import type { Logger } from "../runtime/logger.js";
+import type { AgentExecutionContext } from "./agent-execution-context.js";
+import { type CancellationReason, CancelledError, isCancellation } from "./cancellation.js";
+import type { Subscription } from "./event-queue.js";
+import type { LiveTask, LiveTasks } from "./live-task.js";
+import { describeException, type SkillResult, taskStateForSkillStatus } from "./skill-result.js";
+import { TaskUpdater, textPart } from "./task-updater.js";
+
+/** A registered skill's code. */
+// biome-ignore lint/suspicious/noExplicitAny: `any` keeps handlers typed with any TTools assignable.
+export type SkillHandler<TTools = any> = (
+  ctx: AgentExecutionContext<TTools>,
+  inputText: string,
+) => SkillResult | Promise<SkillResult>;
+
+/** Masks personal data in skill output (AgentBuilder `maskOutputPii`). */
+export interface OutputMasker {
+  text(value: string): string;
+  json<T>(value: T): T;
+}
+
+export interface ExecutionOptions {
+  readonly live: LiveTask;
+  readonly liveTasks: LiveTasks;
+  readonly skillId: string;
+  readonly logger: Logger;
+  readonly masker: OutputMasker | undefined;
+}
+
+type Outcome =
+  | { readonly kind: "returned"; readonly value: unknown }
+  | { readonly kind: "threw"; readonly error: unknown }
+  | { readonly kind: "preempted" };
+
+const tracer = trace.getTracer("@novaos/client-sdk");
+
+export class Execution {
+  readonly live: LiveTask;
+  readonly controller = new AbortController();
+  readonly updater: TaskUpdater;
+  /** The events the starting request streams (or waits on); ends when this run ends. */
+  readonly requestEvents: Subscription<StreamResponse>;
+  /** Resolves when the run is over: its outcome persisted, or it was preempted. */
+  readonly finished: Promise<void>;
+  readonly #options: ExecutionOptions;
+  #over = false;
+  #resolveFinished!: () => void;
+
+  /** Registers as the task's current execution; the caller must have preempted any earlier one. */
+  constructor(options: ExecutionOptions) {
+    this.#options = options;
+    this.live = options.live;
+    this.live.execution = this;
+    this.updater = new TaskUpdater(this.live, this.controller.signal);
+    this.requestEvents = this.live.events.subscribe();
+    this.finished = new Promise((resolve) => {
+      this.#resolveFinished = resolve;
+    });
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  get over(): boolean {
+    return this.#over;
+  }
+
+  /** Marks the task WORKING and runs the skill; returns at once. */
+  start(handler: SkillHandler, ctx: AgentExecutionContext<unknown>, inputText: string): void {
+    if (this.live.task.status?.state !== TaskState.WORKING) void this.live.writeStatus(TaskState.WORKING);
+    void this.#run(handler, ctx, inputText);
+  }
+
+  /**
+   * Stops waiting for the skill: its signal aborts with a `CancelledError`,
+   * its updater is revoked, the starting request's stream ends. A CancelTask
+   * has written CANCELED before calling this.
+   */
+  preempt(reason: CancellationReason): void {
+    if (this.#over) return;
+    this.controller.abort(new CancelledError(reason));
+    this.#end();
+  }
+
+  async #run(handler: SkillHandler, ctx: AgentExecutionContext<unknown>, inputText: string): Promise<void> {
+    const { logger, skillId } = this.#options;
+    await tracer.startActiveSpan(`skill ${skillId}`, async (span) => {
+      span.setAttributes({ "novaos.skill.id": skillId, "a2a.task.id": this.live.task.id });
+      const outcome = await this.#settle(handler, ctx, inputText);
+      if (outcome.kind === "threw" && !isCancellation(outcome.error)) {
+        span.setStatus({ code: SpanStatusCode.ERROR, message: describeException(outcome.error) });
+      }
+      span.end();
+      if (outcome.kind === "preempted") return;
+      try {
+        await this.#finalize(outcome);
+      } catch (error) {
+        logger.error({ err: error, task_id: this.live.task.id }, "could not record the skill's outcome");
+      } finally {
+        this.#end();
+      }
+    });
+  }
+
+  /** The skill's outcome, or "preempted" as soon as the signal aborts. Never rejects. */
+  #settle(handler: SkillHandler, ctx: AgentExecutionContext<unknown>, inputText: string): Promise<Outcome> {
+    const signal = this.controller.signal;
+    let onAbort: () => void = () => undefined;
+    const preempted = new Promise<Outcome>((resolve) => {
+      onAbort = () => resolve({ kind: "preempted" });
+      signal.addEventListener("abort", onAbort, { once: true });
+    });
+    const skill = runInCopiedScope(() => handler(ctx, inputText)).then(
+      (value): Outcome => ({ kind: "returned", value }),
+      (error: unknown): Outcome => ({ kind: "threw", error }),
+    );
+    return Promise.race([skill, preempted]).finally(() => signal.removeEventListener("abort", onAbort));
+  }
+
+  async #finalize(outcome: Exclude<Outcome, { kind: "preempted" }>): Promise<void> {
+    const { logger } = this.#options;
+    // Rule 5 (and rule 1 when a CancelTask raced the return): a terminal state stands.
+    if (this.live.terminal) return;
+    if (outcome.kind === "threw") {
+      if (isCancellation(outcome.error)) {
+        // Rule 2: the skill gave up on its own; the task keeps its last state.
+        logger.info({ task_id: this.live.task.id }, "skill ended in a cancellation nobody requested; task left as is");
+        return;
+      }
+      const description = describeException(outcome.error);
+      logger.warn({ err: outcome.error, task_id: this.live.task.id }, "skill failed");
+      await this.#write(TaskState.FAILED, [textPart(this.#maskText(description)), skillErrorPart(description)]);
+      return;
+    }
+    const result = outcome.value;
+    if (typeof result !== "object" || result === null || Array.isArray(result)) {
+      const got = result === null ? "null" : Array.isArray(result) ? "an array" : typeof result;
+      await this.#write(TaskState.FAILED, [textPart(`The skill returned ${got} instead of a SkillResult`)]);
+      return;
+    }
+    const { output, status = "COMPLETED", error, metadata } = result as SkillResult;
+    const state = taskStateForSkillStatus(status);
+    if (state === undefined) {
+      const problem = `The skill returned an unknown SkillResult status '${status}'`;
+      logger.error({ task_id: this.live.task.id, status }, problem);
+      await this.#write(TaskState.FAILED, [textPart(problem), skillErrorPart(problem, String(status))]);
+      return;
+    }
+    // The skill already paused with its own (richer) message, e.g. a HITL or OAuth payload: keep it.
+    if (
+      isInterruptedState(state) &&
+      this.updater.lastWrittenState === state &&
+      this.live.task.status?.state === state
+    ) {
+      return;
+    }
+    const parts = this.#outputParts(output);
+    const masked = metadata && this.#options.masker ? this.#options.masker.json(metadata) : metadata;
+    const metadataParts = masked ? [skillMetadataPart(masked)] : [];
+    if (state === TaskState.FAILED) {
+      const reason = this.#maskText(error ?? (typeof output === "string" ? output : "") ?? "");
+      const text = reason || "The skill failed";
+      await this.#write(state, [textPart(text), skillErrorPart(text, String(status)), ...metadataParts]);
+      return;
+    }
+    if (state === TaskState.COMPLETED && parts.length > 0) {
+      await this.live.writeArtifact({
+        artifact: create(ArtifactSchema, {
+          artifactId: crypto.randomUUID(),
+          name: "output",
+          parts: [...parts, ...metadataParts],
+        }),
+        lastChunk: true,
+      });
+    }
+    await this.#write(state, [...parts, ...metadataParts]);
+  }
+
+  #outputParts(output: JsonValue | undefined): Part[] {
+    if (output === undefined) return [];
+    if (typeof output === "string") return output === "" ? [] : [textPart(this.#maskText(output))];
+    const value = this.#options.masker ? this.#options.masker.json(output) : output;
+    return [
+      create(PartSchema, {
+        content: { case: "data", value: fromJson(ValueSchema, value) },
+        mediaType: "application/json",
+      }),
+    ];
+  }
+
+  #maskText(text: string): string {
+    return this.#options.masker ? this.#options.masker.text(text) : text;
+  }
+
+  /** A status write with an agent message (none when there are no parts). */
+  async #write(state: TaskState, parts: Part[]): Promise<void> {
+    const task = this.live.task;
+    const message: Message | undefined =
+      parts.length === 0
+        ? undefined
+        : create(MessageSchema, {
+            messageId: crypto.randomUUID(),
+            role: Role.AGENT,
+            taskId: task.id,
+            contextId: task.contextId,
+            parts,
+          });
+    await this.live.writeStatus(state, message);
+  }
+
+  /** Revokes, ends the request's stream, and hands the task back once nothing runs on it. */
+  #end(): void {
+    if (this.#over) return;
+    this.#over = true;
+    this.updater.revoke();
+    this.requestEvents.end();
+    const live = this.live;
+    if (live.execution === this) {
+      live.execution = undefined;
+      void live
+        .persist()
+        .catch(() => undefined)
+        .then(() => this.#options.liveTasks.release(live));
+    }
+    this.#resolveFinished();
+  }
+}

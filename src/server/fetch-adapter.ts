@@ -1,0 +1,128 @@
+/**
+ * Serving HTTP bindings as a Fetch handler, `(Request) => Promise<Response>`:
+ * Hono, Bun, Deno, Cloudflare Workers, Next.js route handlers. Streams are
+ * pull-based `ReadableStream`s (backpressure for free); when the client goes
+ * away the runtime cancels the body (or aborts `request.signal`), which
+ * detaches the call and returns the chunk iterator.
+ */
+import { hasScope, runInNewScope } from "../runtime/context-var.js";
+import type { Logger } from "../runtime/logger.js";
+import { BodyTooLargeError, type HttpBinding, type HttpReply, type HttpRequestLike } from "./http-exchange.js";
+
+export type FetchHandler = (request: Request) => Promise<Response>;
+
+export interface FetchHandlerOptions {
+  readonly logger?: Logger;
+}
+
+export function createFetchHandler(
+  bindings: () => readonly HttpBinding[],
+  options: FetchHandlerOptions = {},
+): FetchHandler {
+  return (request) => {
+    const serve = () => serveFetchRequest(bindings(), request, options.logger);
+    return hasScope() ? serve() : runInNewScope(serve);
+  };
+}
+
+async function serveFetchRequest(
+  bindings: readonly HttpBinding[],
+  request: Request,
+  logger: Logger | undefined,
+): Promise<Response> {
+  // Aborted when the runtime aborts the request or cancels the response body.
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(request.signal.reason);
+  request.signal.addEventListener("abort", onAbort, { once: true });
+  const release = () => request.signal.removeEventListener("abort", onAbort);
+  try {
+    const exchange = toHttpRequest(request, controller.signal);
+    for (const binding of bindings) {
+      const reply = await binding.handle(exchange);
+      if (reply) return toResponse(reply, controller, release);
+    }
+    release();
+    return new Response("Not Found", { status: 404, headers: { "content-type": "text/plain" } });
+  } catch (error) {
+    release();
+    logger?.error({ err: error }, "HTTP request failed");
+    return new Response("Internal Server Error", { status: 500, headers: { "content-type": "text/plain" } });
+  }
+}
+
+function toHttpRequest(request: Request, signal: AbortSignal): HttpRequestLike {
+  const url = new URL(request.url);
+  return {
+    method: request.method,
+    path: url.pathname,
+    query: url.searchParams,
+    headers: request.headers,
+    signal,
+    baseUrl: `${url.origin}/`,
+    body: (maxBytes) => readBody(request, maxBytes),
+  };
+}
+
+/** The body, refused with `BodyTooLargeError` as soon as it passes `maxBytes`; the rest is never read. */
+async function readBody(request: Request, maxBytes: number): Promise<Uint8Array> {
+  const declared = Number(request.headers.get("content-length"));
+  if (declared > maxBytes) throw new BodyTooLargeError(maxBytes);
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel().catch(() => undefined);
+        throw new BodyTooLargeError(maxBytes);
+      }
+      chunks.push(value);
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  if (chunks.length === 1) return chunks[0] as Uint8Array;
+  const body = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}
+
+function toResponse(reply: HttpReply, controller: AbortController, release: () => void): Response {
+  if (reply.kind === "body") {
+    release();
+    const body = reply.status === 204 || reply.status === 304 ? null : reply.body;
+    return new Response(body as BodyInit | null, { status: reply.status, headers: reply.headers });
+  }
+  const chunks = reply.chunks[Symbol.asyncIterator]();
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(stream) {
+      try {
+        const next = await chunks.next();
+        if (next.done) {
+          release();
+          stream.close();
+        } else {
+          stream.enqueue(encoder.encode(next.value));
+        }
+      } catch (error) {
+        release();
+        stream.error(error);
+      }
+    },
+    async cancel(reason) {
+      release();
+      controller.abort(reason);
+      await chunks.return?.();
+    },
+  });
+  return new Response(body, { status: reply.status, headers: reply.headers });
+}

@@ -1,0 +1,27 @@
+/**
+ * The HTTP bindings an agent serves, in routing order: the one place a
+ * binding is added. Each answers the requests it routes and passes on the
+ * rest; the first that answers wins. All of them serve the builder's one
+ * request handler, so every binding sees the same tasks and stores.
+ */
+import type { AgentBuilder, ServeOptions } from "./agent-builder.js";
+import { AgentCardBinding } from "./agent-card.js";
+import type { HttpBinding } from "./http-exchange.js";
+import { JsonRpcBinding } from "./jsonrpc-binding.js";
+
+// biome-ignore lint/suspicious/noExplicitAny: any tools type serves alike.
+export function agentHttpBindings(agent: AgentBuilder<any>, options: ServeOptions = {}): HttpBinding[] {
+  const handler = agent.requestHandler();
+  const protocols: HttpBinding[] = [
+    new JsonRpcBinding(handler, { maxBodyBytes: agent.maxBodyBytes, logger: agent.logger }),
+  ];
+  if (options.agentCard === false) return protocols;
+  return [
+    new AgentCardBinding(
+      (card) => agent.toAgentCard(card),
+      options.agentCard ?? {},
+      () => protocols,
+    ),
+    ...protocols,
+  ];
+}

@@ -1,0 +1,202 @@
+/**
+ * The in-process state of a task while something is happening to it: the
+ * one mutable copy every write goes through, the event fan-out its streams
+ * read, and the execution currently allowed to write. Every write is applied
+ * synchronously (so writes keep their call order and readers never see half
+ * of one), published, then persisted through the store in order.
+ *
+ * A terminal state is final: once the task is COMPLETED, FAILED, CANCELED or
+ * REJECTED, further status and artifact writes are refused. That is what
+ * makes "CancelTask writes CANCELED first, nothing overwrites it" hold no
+ * matter what a preempted skill does afterwards.
+ *
+ * Per-event work is O(1) (artifacts are indexed by id, appends push in
+ * place), so a stream of N events costs O(N).
+ */
+import { create, type JsonObject } from "@bufbuild/protobuf";
+import { timestampNow } from "@bufbuild/protobuf/wkt";
+import {
+  type Artifact,
+  type Message,
+  type StreamResponse,
+  StreamResponseSchema,
+  type Task,
+  TaskArtifactUpdateEventSchema,
+  type TaskState,
+  TaskStatusSchema,
+  TaskStatusUpdateEventSchema,
+} from "../../gen/a2a_pb.js";
+import { isTerminal } from "../a2a/task-state.js";
+import { EventQueue } from "./event-queue.js";
+import type { Execution } from "./execution.js";
+import { scopedKey, type TaskStore } from "./task-store.js";
+
+export interface ArtifactWrite {
+  artifact: Artifact;
+  append?: boolean;
+  lastChunk?: boolean;
+  metadata?: JsonObject | undefined;
+}
+
+export class LiveTask {
+  readonly task: Task;
+  readonly scope: string;
+  readonly events = new EventQueue<StreamResponse>();
+  /** The execution allowed to write through a task updater, if any. */
+  execution: Execution | undefined;
+  readonly #store: TaskStore;
+  readonly #artifactIndex = new Map<string, number>();
+  #saving: Promise<void> = Promise.resolve();
+  #queuedSave: Promise<void> | undefined;
+
+  constructor(task: Task, scope: string, store: TaskStore) {
+    this.task = task;
+    this.scope = scope;
+    this.#store = store;
+    for (const [i, a] of task.artifacts.entries()) this.#artifactIndex.set(a.artifactId, i);
+  }
+
+  get key(): string {
+    return scopedKey(this.task.id, this.scope);
+  }
+
+  get terminal(): boolean {
+    return isTerminal(this.task);
+  }
+
+  /** Appends a message to the history (an inbound user message), without an event. */
+  appendHistory(message: Message): void {
+    this.task.history.push(message);
+  }
+
+  /**
+   * Sets the status, records its message in the history and publishes a
+   * status update. Refused (undefined) when the task is already terminal.
+   */
+  writeStatus(state: TaskState, message?: Message, metadata?: JsonObject): Promise<void> | undefined {
+    if (this.terminal) return undefined;
+    const status = create(TaskStatusSchema, { state, timestamp: timestampNow(), ...(message ? { message } : {}) });
+    this.task.status = status;
+    if (message) this.task.history.push(message);
+    this.#publish({
+      case: "statusUpdate",
+      value: create(TaskStatusUpdateEventSchema, {
+        taskId: this.task.id,
+        contextId: this.task.contextId,
+        status,
+        ...(metadata ? { metadata } : {}),
+      }),
+    });
+    return this.persist();
+  }
+
+  /**
+   * Adds, extends (`append`) or replaces an artifact by id and publishes the
+   * update as written (the delta, not the merged artifact). Refused
+   * (undefined) when the task is terminal.
+   */
+  writeArtifact(write: ArtifactWrite): Promise<void> | undefined {
+    if (this.terminal) return undefined;
+    const incoming = write.artifact;
+    const index = this.#artifactIndex.get(incoming.artifactId);
+    // The task keeps its own copy: the published event must not change when later chunks are appended.
+    const own: Artifact = { ...incoming, parts: [...incoming.parts], extensions: [...incoming.extensions] };
+    if (index === undefined) {
+      this.#artifactIndex.set(incoming.artifactId, this.task.artifacts.push(own) - 1);
+    } else if (write.append) {
+      const current = this.task.artifacts[index] as Artifact;
+      current.parts.push(...incoming.parts);
+      if (incoming.metadata) current.metadata = incoming.metadata;
+      if (incoming.extensions.length > 0) current.extensions = own.extensions;
+    } else {
+      this.task.artifacts[index] = own;
+    }
+    this.#publish({
+      case: "artifactUpdate",
+      value: create(TaskArtifactUpdateEventSchema, {
+        taskId: this.task.id,
+        contextId: this.task.contextId,
+        artifact: incoming,
+        append: write.append ?? false,
+        lastChunk: write.lastChunk ?? false,
+        ...(write.metadata ? { metadata: write.metadata } : {}),
+      }),
+    });
+    return this.persist();
+  }
+
+  /**
+   * Saves the current state after every earlier save. Writes that arrive
+   * while a save is waiting share it (it saves the state as of when it runs).
+   */
+  persist(): Promise<void> {
+    if (this.#queuedSave) return this.#queuedSave;
+    const save = this.#saving.then(() => {
+      this.#queuedSave = undefined;
+      return this.#store.save(this.task, this.scope);
+    });
+    this.#queuedSave = save;
+    this.#saving = save.catch(() => undefined);
+    return save;
+  }
+
+  /** A copy that later writes do not change (for a stream's first frame or a reply). */
+  snapshot(): Task {
+    return snapshotTask(this.task);
+  }
+
+  #publish(payload: StreamResponse["payload"]): void {
+    if (this.events.subscriptionCount === 0) return;
+    this.events.publish(create(StreamResponseSchema, { payload }));
+  }
+}
+
+/** A copy of a task whose arrays (and artifacts' parts) are its own. */
+export function snapshotTask(task: Task): Task {
+  return {
+    ...task,
+    artifacts: task.artifacts.map((a) => ({ ...a, parts: [...a.parts] })),
+    history: [...task.history],
+  };
+}
+
+/** The live tasks of one agent, by scoped task id. */
+export class LiveTasks {
+  readonly #tasks = new Map<string, LiveTask>();
+
+  get size(): number {
+    return this.#tasks.size;
+  }
+
+  get(taskId: string, scope: string): LiveTask | undefined {
+    return this.#tasks.get(scopedKey(taskId, scope));
+  }
+
+  /** The registered live task for this task, registering `task` if there is none yet. */
+  open(task: Task, scope: string, store: TaskStore): LiveTask {
+    const existing = this.get(task.id, scope);
+    if (existing) return existing;
+    const live = new LiveTask(task, scope, store);
+    this.#tasks.set(live.key, live);
+    return live;
+  }
+
+  /** Unregisters it and ends its streams, once nothing is executing on it. */
+  release(live: LiveTask): void {
+    if (live.execution) return;
+    if (this.#tasks.get(live.key) === live) this.#tasks.delete(live.key);
+    live.events.close();
+  }
+
+  /** The live tasks of one scope. */
+  *inScope(scope: string): Generator<LiveTask> {
+    for (const live of this.#tasks.values()) if (live.scope === scope) yield live;
+  }
+
+  /** Subscriptions across all live tasks (for leak checks). */
+  get subscriptionCount(): number {
+    let n = 0;
+    for (const live of this.#tasks.values()) n += live.events.subscriptionCount;
+    return n;
+  }
+}

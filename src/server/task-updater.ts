@@ -1,0 +1,189 @@
+/**
+ * A skill's handle on its task: report progress, publish artifacts, pause
+ * for input or authorisation, or close the task. Every write is stored (so
+ * GetTask sees it) and published (so streams see it) before the returned
+ * promise resolves.
+ *
+ * - After a terminal write through this updater, further writes throw
+ *   `TaskSealedError`: the skill already decided, and its decision wins over
+ *   the `SkillResult` it returns.
+ * - When the execution is preempted (CancelTask, or a newer message on the
+ *   same task), every write rejects with the `CancelledError` and changes
+ *   nothing.
+ * - Once the execution has finished, the updater is revoked: later writes
+ *   (from work the skill left running) are silently ignored, so two skills
+ *   never write one task.
+ */
+import { create, type JsonObject } from "@bufbuild/protobuf";
+import {
+  type Artifact,
+  ArtifactSchema,
+  type Message,
+  MessageSchema,
+  type Part,
+  PartSchema,
+  Role,
+  TaskState,
+} from "../../gen/a2a_pb.js";
+import { isTerminalState } from "../a2a/task-state.js";
+import { NovaOSError } from "../errors/novaos-errors.js";
+import type { LiveTask } from "./live-task.js";
+
+/** A status message: an A2A `Message`, or plain text for a one-part agent message. */
+export type StatusMessage = Message | string;
+
+export interface AddArtifactOptions {
+  /** Default: a new id. Reuse an id to extend (`append`) or replace that artifact. */
+  artifactId?: string;
+  name?: string;
+  description?: string;
+  metadata?: JsonObject;
+  extensions?: string[];
+  /** Add the parts to the artifact with this id instead of replacing it. */
+  append?: boolean;
+  /** This is the artifact's final chunk. */
+  lastChunk?: boolean;
+}
+
+/** A write after the updater's own terminal write. */
+export class TaskSealedError extends NovaOSError {
+  static override readonly brand: string = "TaskSealedError";
+}
+
+export class TaskUpdater {
+  readonly #live: LiveTask;
+  readonly #signal: AbortSignal;
+  #revoked = false;
+  #sealed = false;
+  #lastState: TaskState | undefined;
+
+  constructor(live: LiveTask, signal: AbortSignal) {
+    this.#live = live;
+    this.#signal = signal;
+  }
+
+  get taskId(): string {
+    return this.#live.task.id;
+  }
+
+  get contextId(): string {
+    return this.#live.task.contextId;
+  }
+
+  /** True once the execution ended or was preempted: writes no longer reach the task. */
+  get isRevoked(): boolean {
+    return this.#revoked;
+  }
+
+  /** True after a terminal write through this updater (or after revocation). */
+  get isSealed(): boolean {
+    return this.#sealed || this.#revoked;
+  }
+
+  /** @internal The last state this updater wrote, if any. */
+  get lastWrittenState(): TaskState | undefined {
+    return this.#lastState;
+  }
+
+  /** @internal Stops every later write. One-way. */
+  revoke(): void {
+    this.#revoked = true;
+  }
+
+  submit(message?: StatusMessage): Promise<void> {
+    return this.updateStatus(TaskState.SUBMITTED, message);
+  }
+
+  startWork(message?: StatusMessage): Promise<void> {
+    return this.updateStatus(TaskState.WORKING, message);
+  }
+
+  /** Pauses for the caller's answer (INPUT_REQUIRED; not terminal). */
+  requiresInput(message?: StatusMessage): Promise<void> {
+    return this.updateStatus(TaskState.INPUT_REQUIRED, message);
+  }
+
+  /** Pauses for an out-of-band step such as OAuth (AUTH_REQUIRED; not terminal). */
+  requiresAuth(message?: StatusMessage): Promise<void> {
+    return this.updateStatus(TaskState.AUTH_REQUIRED, message);
+  }
+
+  complete(message?: StatusMessage): Promise<void> {
+    return this.updateStatus(TaskState.COMPLETED, message);
+  }
+
+  failed(message?: StatusMessage): Promise<void> {
+    return this.updateStatus(TaskState.FAILED, message);
+  }
+
+  reject(message?: StatusMessage): Promise<void> {
+    return this.updateStatus(TaskState.REJECTED, message);
+  }
+
+  cancel(message?: StatusMessage): Promise<void> {
+    return this.updateStatus(TaskState.CANCELED, message);
+  }
+
+  async updateStatus(state: TaskState, message?: StatusMessage, metadata?: JsonObject): Promise<void> {
+    if (!this.#writable()) return;
+    const written = this.#live.writeStatus(
+      state,
+      message === undefined ? undefined : this.#agentMessage(message),
+      metadata,
+    );
+    if (!written) return;
+    this.#lastState = state;
+    if (isTerminalState(state)) this.#sealed = true;
+    await written;
+  }
+
+  async addArtifact(parts: Part[], options: AddArtifactOptions = {}): Promise<void> {
+    if (!this.#writable()) return;
+    const artifact: Artifact = create(ArtifactSchema, {
+      artifactId: options.artifactId ?? crypto.randomUUID(),
+      parts,
+      ...(options.name !== undefined ? { name: options.name } : {}),
+      ...(options.description !== undefined ? { description: options.description } : {}),
+      ...(options.metadata ? { metadata: options.metadata } : {}),
+      ...(options.extensions ? { extensions: options.extensions } : {}),
+    });
+    await this.#live.writeArtifact({ artifact, append: options.append, lastChunk: options.lastChunk });
+  }
+
+  /** An agent message on this task (not published): role AGENT, ids threaded, a fresh message id. */
+  newAgentMessage(parts: Part[], metadata?: JsonObject): Message {
+    return create(MessageSchema, {
+      messageId: crypto.randomUUID(),
+      role: Role.AGENT,
+      taskId: this.taskId,
+      contextId: this.contextId,
+      parts,
+      ...(metadata ? { metadata } : {}),
+    });
+  }
+
+  /** False when the write must be ignored; throws when it must fail. */
+  #writable(): boolean {
+    this.#signal.throwIfAborted();
+    if (this.#revoked) return false;
+    if (this.#sealed) throw new TaskSealedError(`Task ${this.taskId} was already closed by this skill`);
+    return true;
+  }
+
+  #agentMessage(message: StatusMessage): Message {
+    if (typeof message === "string") return this.newAgentMessage([textPart(message)]);
+    // Thread the task's ids into a message built without them (e.g. by a MessageBuilder).
+    if (message.taskId && message.contextId && message.messageId && message.role !== Role.UNSPECIFIED) return message;
+    return {
+      ...message,
+      messageId: message.messageId || crypto.randomUUID(),
+      role: message.role === Role.UNSPECIFIED ? Role.AGENT : message.role,
+      taskId: message.taskId || this.taskId,
+      contextId: message.contextId || this.contextId,
+    };
+  }
+}
+
+export function textPart(text: string): Part {
+  return create(PartSchema, { content: { case: "text", value: text } });
+}
