@@ -8,10 +8,12 @@ import { A2A_ERRORS } from "../../src/a2a/error-table.js";
 import { toJsonRpcErrorObject } from "../../src/a2a/error-wire.js";
 import * as a2a from "../../src/a2a/errors.js";
 import {
+  A2A_ERROR_SPEC_VERSION,
   A2A_ERROR_TYPES,
   a2aErrorForCode,
   a2aErrorFromJsonRpc,
   errorFromJsonRpc,
+  JSONRPC_CODE_DETAIL_KEY,
   jsonRpcErrorCode,
   NovaOSError,
   NovaOSServerError,
@@ -104,5 +106,12 @@ describe("every code in the error table", () => {
       const back = errorFromJsonRpc(JSON.parse(JSON.stringify(toJsonRpcErrorObject(original))));
       expect([back.name, back.code, back.message, back.taskId]).toEqual([spec.type, spec.jsonRpcCode, "m", "t"]);
     }
+  });
+});
+
+describe("constants", () => {
+  it("pins the constants", () => {
+    expect(JSONRPC_CODE_DETAIL_KEY).toBe("jsonRpcCode");
+    expect(A2A_ERROR_SPEC_VERSION).toBe("1.0.1");
   });
 });
