@@ -3,3 +3,5 @@ export * from "./card-signing.js";
 export * from "./pii.js";
 export * from "./token-errors.js";
 export * from "./token-verifier.js";
+export * from "./recipient-key.js";
+export * from "./sealed-envelope.js";
