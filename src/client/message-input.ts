@@ -6,9 +6,9 @@
 import { randomUUID } from "node:crypto";
 import { clone, create, isMessage, type MessageInitShape } from "@bufbuild/protobuf";
 import { type Message, MessageSchema, Role } from "../../gen/a2a_pb.js";
+import { SKILL_ID_METADATA_KEY } from "../messages/wire-keys.js";
 
-/** Where NovaOS agents read the skill to run: `message.metadata.skillId` (the A2A model has no field for it). */
-export const SKILL_ID_METADATA_KEY = "skillId";
+export { SKILL_ID_METADATA_KEY };
 
 export type MessageInput = string | Message | MessageInitShape<typeof MessageSchema>;
 

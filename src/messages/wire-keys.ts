@@ -25,6 +25,9 @@ export const NOVAOS_SKILL_METADATA_CONTENT_TYPE = "application/vnd.novaos.skill-
  */
 export const NOVAOS_METADATA_PART_KEY = "content_type";
 
+/** The message `metadata` key naming the skill to run: the A2A model has no field for it. */
+export const SKILL_ID_METADATA_KEY = "skillId";
+
 /** The request / message `metadata` key under which the platform puts its `PlatformContext`. */
 export const NOVAOS_CONTEXT_METADATA_KEY = "novaosContext";
 

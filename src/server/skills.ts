@@ -9,10 +9,10 @@
 import { create, type JsonObject } from "@bufbuild/protobuf";
 import { type AgentSkill, AgentSkillSchema, type Message } from "../../gen/a2a_pb.js";
 import type { PlatformContext } from "../messages/platform-context.js";
+import { SKILL_ID_METADATA_KEY } from "../messages/wire-keys.js";
 import type { SkillHandler } from "./execution.js";
 
-/** The message metadata key naming the skill to run. */
-export const SKILL_ID_METADATA_KEY = "skillId";
+export { SKILL_ID_METADATA_KEY };
 
 export interface SkillOptions {
   description?: string;
