@@ -1,0 +1,58 @@
+/**
+ * Non-2xx answers of the NovaOS platform's REST services (Execution Gateway,
+ * the card endpoint) as the SDK's typed errors. Platform error bodies are
+ * `{error, message?}` (docs/decisions.md O3); the status decides the class:
+ * 401/403 authentication, 429 rate limit with `Retry-After`, 404 not found
+ * (the caller says which class fits what was not found), 5xx server error
+ * (retryable for 502/503/504), any other 4xx validation.
+ */
+import { parseRetryAfter } from "../client/http-errors.js";
+import {
+  NovaOSAgentNotFoundError,
+  NovaOSAuthenticationError,
+  type NovaOSError,
+  type NovaOSErrorOptions,
+  NovaOSRateLimitError,
+  NovaOSServerError,
+  NovaOSValidationError,
+} from "../errors/novaos-errors.js";
+
+export interface PlatformErrorContext {
+  /** What was called, for the message: `"Execution Gateway POST /api/v1/execute"`. */
+  operation: string;
+  /** The class for a 404; default NovaOSAgentNotFoundError. */
+  notFound?: (message: string, options: NovaOSErrorOptions) => NovaOSError;
+}
+
+/** The `message` (else `error`) of a platform error body, or a bounded text body. */
+function bodyMessage(body: unknown): string | undefined {
+  if (typeof body === "string") return body.trim() === "" ? undefined : body.slice(0, 512);
+  if (typeof body !== "object" || body === null) return undefined;
+  const { message, error } = body as { message?: unknown; error?: unknown };
+  if (typeof message === "string" && message !== "") return message;
+  return typeof error === "string" && error !== "" ? error : undefined;
+}
+
+/** The typed error for a platform response with status `response.status` and parsed error `body`. */
+export function platformHttpError(response: Response, body: unknown, context: PlatformErrorContext): NovaOSError {
+  const status = response.status;
+  const detail = bodyMessage(body);
+  const message = `${context.operation} answered HTTP ${status}${detail ? `: ${detail}` : ""}`;
+  const options: NovaOSErrorOptions = { code: status, details: { status, body } };
+  if (status === 401 || status === 403) return new NovaOSAuthenticationError(message, options);
+  if (status === 429) {
+    return new NovaOSRateLimitError(message, {
+      ...options,
+      retryAfter: parseRetryAfter(response.headers.get("retry-after")),
+    });
+  }
+  if (status === 404) return (context.notFound ?? ((m, o) => new NovaOSAgentNotFoundError(m, o)))(message, options);
+  if (status >= 500) {
+    return new NovaOSServerError(message, {
+      ...options,
+      statusCode: status,
+      retryAfter: parseRetryAfter(response.headers.get("retry-after")),
+    });
+  }
+  return new NovaOSValidationError(message, options);
+}
