@@ -1,2 +1,27 @@
-/** Filled in by its issue. */
-export {};
+/** NovaOS platform services over their OpenAPI specs: the Execution Gateway client. */
+export { Attachment, type AttachmentInit, type AttachmentJson } from "./attachment.js";
+export {
+  DEFAULT_GATEWAY_TIMEOUT_MS,
+  DEFAULT_RECONNECT_INITIAL_BACKOFF_MS,
+  DEFAULT_RECONNECT_MAX_BACKOFF_MS,
+  DEFAULT_RECONNECT_MAX_RETRIES,
+  type EventsOptions,
+  type ExecuteOptions,
+  type ExecuteResponseJson,
+  type ExecuteResult,
+  type GatewayCallOptions,
+  GatewayClient,
+  type GatewayClientOptions,
+  MAX_INPUT_TEXT_CHARS,
+  type ReconnectOptions,
+  type ServiceRun,
+} from "./gateway-client.js";
+export {
+  CHUNK_EVENT_TYPE,
+  FAILED_RUN_STATUSES,
+  type GatewayEventJson,
+  type RunStatus,
+  StreamEvent,
+  type StreamEventInit,
+  TERMINAL_RUN_STATUSES,
+} from "./stream-event.js";
