@@ -132,6 +132,14 @@ export class AgentRequestHandler implements A2ARequestHandler {
     this.#options = options;
   }
 
+  /**
+   * Resolves once every running skill has finished and its outcome is stored,
+   * e.g. for a graceful shutdown after the server stopped accepting requests.
+   */
+  whenIdle(): Promise<void> {
+    return this.liveTasks.whenIdle();
+  }
+
   // ---------------------------------------------------------------- messages
 
   async sendMessage(request: SendMessageRequest, context: ServerCallContext): Promise<SendMessageResponse> {
@@ -153,7 +161,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
       return;
     }
     const historyLength = request.configuration?.historyLength;
-    yield* streamTask(taskView(accepted.snapshot, { historyLength }), accepted.execution.requestEvents);
+    yield* streamTask(taskView(accepted.snapshot, { historyLength }), accepted.execution.requestEvents, context.signal);
   }
 
   /**
@@ -364,7 +372,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
       yield streamFrame({ case: "task", value: snapshot });
       return;
     }
-    yield* streamTask(snapshot, events);
+    yield* streamTask(snapshot, events, context.signal);
   }
 
   #checkStreaming(): void {
@@ -554,10 +562,18 @@ function decodeConfigToken(token: string): string {
 /**
  * A task stream: the snapshot, then the task's events until a terminal frame
  * or until the subscription ends (the execution finished, was superseded, or
- * the task has nothing live any more). Leaving early detaches, never cancels.
+ * the task has nothing live any more). The caller leaving (`signal`) lets go
+ * of the task at once, even while no event comes; it never cancels the task.
  */
-async function* streamTask(snapshot: Task, events: Subscription<StreamResponse>): AsyncGenerator<StreamResponse> {
+async function* streamTask(
+  snapshot: Task,
+  events: Subscription<StreamResponse>,
+  signal: AbortSignal,
+): AsyncGenerator<StreamResponse> {
+  const leave = () => events.cancel();
+  signal.addEventListener("abort", leave, { once: true });
   try {
+    if (signal.aborted) return;
     yield streamFrame({ case: "task", value: snapshot });
     for (let batch = await events.nextBatch(); batch; batch = await events.nextBatch()) {
       for (const frame of batch) {
@@ -566,6 +582,7 @@ async function* streamTask(snapshot: Task, events: Subscription<StreamResponse>)
       }
     }
   } finally {
+    signal.removeEventListener("abort", leave);
     events.cancel();
   }
 }

@@ -163,6 +163,7 @@ export function snapshotTask(task: Task): Task {
 /** The live tasks of one agent, by scoped task id. */
 export class LiveTasks {
   readonly #tasks = new Map<string, LiveTask>();
+  #idle: (() => void)[] = [];
 
   get size(): number {
     return this.#tasks.size;
@@ -186,6 +187,17 @@ export class LiveTasks {
     if (live.execution) return;
     if (this.#tasks.get(live.key) === live) this.#tasks.delete(live.key);
     live.events.close();
+    if (this.#tasks.size === 0) {
+      const waiters = this.#idle;
+      this.#idle = [];
+      for (const resolve of waiters) resolve();
+    }
+  }
+
+  /** Resolves once no task is live (every execution finished and was recorded). */
+  whenIdle(): Promise<void> {
+    if (this.#tasks.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.#idle.push(resolve));
   }
 
   /** The live tasks of one scope. */
