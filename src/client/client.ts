@@ -33,6 +33,7 @@ import {
   TaskState,
   TaskStateSchema,
 } from "../../gen/a2a_pb.js";
+import type { HitlResponse } from "../../gen/novaos/v1/hitl_pb.js";
 import {
   PROTOCOL_BINDING_GRPC,
   PROTOCOL_BINDING_HTTP_JSON,
@@ -51,6 +52,7 @@ import {
   NovaOSError,
   NovaOSValidationError,
 } from "../errors/novaos-errors.js";
+import { createMessageWithHitlResponse } from "../messages/message-builder.js";
 import { validateHostAllowed } from "../runtime/config.js";
 import type { AuthProvider } from "./auth.js";
 import { type CallOptions, CallScope } from "./call-options.js";
@@ -121,6 +123,15 @@ export type SendStreamingMessageOptions = Omit<SendMessageOptions, "returnImmedi
 export interface SendMessageSafeOptions extends SendMessageOptions {
   /** Returned when the agent is unreachable (connection failure, HTTP 404). */
   default?: Task | Message;
+}
+
+export interface SendHitlResponseOptions extends SendMessageOptions {
+  /** The value typed, for input requests. */
+  inputValue?: string;
+  /** The visible text of the reply. Default: the input value, else the action id. */
+  content?: string;
+  /** Metadata of the HITL response payload (request metadata is `metadata`). */
+  responseMetadata?: JsonObject;
 }
 
 export interface GetTaskOptions extends CallOptions {
@@ -336,6 +347,38 @@ export class Client implements AsyncDisposable {
       return;
     }
     yield* this.#stream("SendStreamingMessage", this.#sendRequest(message, options, true), options);
+  }
+
+  /**
+   * Answers a HITL request: a ROLE_USER message carrying the NovaOS HITL
+   * response (`actionId`, `sessionId` as the contextId). Pass the waiting
+   * task's id as `taskId` so the agent resumes that task.
+   */
+  async sendHitlResponse(
+    actionId: string,
+    sessionId: string,
+    options: SendHitlResponseOptions = {},
+  ): Promise<Task | Message> {
+    const { inputValue, content, responseMetadata, ...send } = options;
+    const message = createMessageWithHitlResponse(
+      content ?? inputValue ?? requireId("actionId", actionId),
+      actionId,
+      sessionId,
+      { inputValue, metadata: responseMetadata },
+    );
+    return this.sendMessage(message, { ...send, contextId: send.contextId ?? (sessionId || undefined) });
+  }
+
+  /** `sendHitlResponse` from a built `HitlResponse`. */
+  async continueWithHitlResponse(
+    response: HitlResponse,
+    options: SendHitlResponseOptions = {},
+  ): Promise<Task | Message> {
+    return this.sendHitlResponse(response.actionId, response.sessionId, {
+      inputValue: response.inputValue,
+      responseMetadata: response.metadata,
+      ...options,
+    });
   }
 
   /** A2A GetTask: the task as the agent holds it now. */

@@ -17,4 +17,5 @@ export {
 } from "./interceptors.js";
 export { type SelectInterfaceOptions, selectInterface, tenantFromCard } from "./interface-selection.js";
 export * from "./message-input.js";
+export * from "./task-messages.js";
 export type { StreamingMethod, UnaryMethod } from "./transport.js";
