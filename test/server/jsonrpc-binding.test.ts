@@ -32,7 +32,7 @@ async function echoServer(options: { maxBodyBytes?: number } = {}) {
   return running.url;
 }
 
-async function post(url: string, body: string | Uint8Array, headers: Record<string, string> = {}) {
+async function post(url: string, body: string | Uint8Array<ArrayBuffer>, headers: Record<string, string> = {}) {
   const res = await fetch(url, {
     method: "POST",
     headers: { "content-type": "application/json", ...V1, ...headers },
