@@ -13,6 +13,7 @@ import {
   NovaOSAgentNotFoundError,
   NovaOSAuthenticationError,
   NovaOSConnectionError,
+  NovaOSError,
   NovaOSRateLimitError,
   NovaOSServerError,
   NovaOSValidationError,
@@ -72,8 +73,12 @@ export async function errorFromHttpResponse(response: Response, binding: Protoco
   return new NovaOSValidationError(message, { code: status, details });
 }
 
-/** A request that got no HTTP answer (refused, reset, DNS, TLS, redirect refused) or lost it midway. */
-export function connectionError(error: unknown, url: string): NovaOSConnectionError {
+/**
+ * A request that got no HTTP answer (refused, reset, DNS, TLS, redirect refused) or lost it midway.
+ * A NovaOSError the fetch itself threw (the SSRF guard refusing an address) is kept: it is not retryable.
+ */
+export function connectionError(error: unknown, url: string): NovaOSError {
+  if (error instanceof NovaOSError) return error;
   const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
   const reason =
     typeof cause?.code === "string" ? cause.code : typeof cause?.message === "string" ? cause.message : undefined;
