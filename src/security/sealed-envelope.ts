@@ -28,15 +28,15 @@ const MEMBERS = ["v", "suite", "kid", "epk", "iv", "ct"] as const;
 /** The one message of every failure to open. */
 export const ENVELOPE_OPEN_FAILED = "The sealed envelope could not be opened";
 
-/** The envelope on the wire. */
-export interface SealedEnvelope {
+/** The envelope on the wire (a type, not an interface, so that it is a protobuf-es `JsonValue` as it is). */
+export type SealedEnvelope = {
   v: 1;
   suite: typeof SEALED_ENVELOPE_SUITE;
   kid: string;
   epk: string;
   iv: string;
   ct: string;
-}
+};
 
 /**
  * The one delivery an envelope is valid for. Prefer identifiers the
