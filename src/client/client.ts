@@ -338,15 +338,21 @@ export class Client implements AsyncDisposable {
    * streaming is off (`config.streaming`) or the card does not declare it,
    * one `sendMessage` is made and its result is the only frame.
    */
-  async *sendStreamingMessage(
+  sendStreamingMessage(
     message: MessageInput,
     options: SendStreamingMessageOptions = {},
   ): AsyncGenerator<StreamResponse, void, undefined> {
     if (!this.config.streaming || (this.agentCard && this.agentCard.capabilities?.streaming !== true)) {
-      yield frameOf(await this.sendMessage(message, { ...options, returnImmediately: false }));
-      return;
+      return this.#streamFallback(message, options);
     }
-    yield* this.#stream("SendStreamingMessage", this.#sendRequest(message, options, true), options);
+    return this.#stream("SendStreamingMessage", () => this.#sendRequest(message, options, true), options);
+  }
+
+  async *#streamFallback(
+    message: MessageInput,
+    options: SendStreamingMessageOptions,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
+    yield frameOf(await this.sendMessage(message, { ...options, returnImmediately: false }));
   }
 
   /**
@@ -445,12 +451,10 @@ export class Client implements AsyncDisposable {
    * A2A SubscribeToTask: reattaches to a task's stream. The first frame is
    * the task's current state; what happened while detached is not replayed.
    */
-  async *subscribeToTask(taskId: string, options: CallOptions = {}): AsyncGenerator<StreamResponse, void, undefined> {
-    const request = create(SubscribeToTaskRequestSchema, {
-      tenant: this.tenant ?? "",
-      id: requireId("taskId", taskId),
-    });
-    yield* this.#stream("SubscribeToTask", request, options);
+  subscribeToTask(taskId: string, options: CallOptions = {}): AsyncGenerator<StreamResponse, void, undefined> {
+    const request = () =>
+      create(SubscribeToTaskRequestSchema, { tenant: this.tenant ?? "", id: requireId("taskId", taskId) });
+    return this.#stream("SubscribeToTask", request, options);
   }
 
   /** A2A CreateTaskPushNotificationConfig. `config.tenant`, when set, wins over the client's. */
@@ -600,12 +604,17 @@ export class Client implements AsyncDisposable {
     return result as MethodOutput<M>;
   }
 
+  /**
+   * One streaming call. `buildRequest` runs on the first `next()`, so bad
+   * arguments fail the iteration like every other error of the call.
+   */
   async *#stream<M extends StreamingMethod>(
     method: M,
-    request: MethodInput<M>,
+    buildRequest: () => MethodInput<M>,
     options: CallOptions,
   ): AsyncGenerator<StreamResponse, void, undefined> {
     this.#open();
+    const request = buildRequest();
     const scope = new CallScope(options.signal, options.timeoutMs);
     const context = options.context ?? createCallContext();
     const common = { method, binding: this.binding, request, agentCard: this.agentCard, context };
@@ -627,17 +636,19 @@ export class Client implements AsyncDisposable {
         yield early.value as StreamResponse;
         return;
       }
-      for await (const frame of this.#transport.stream(method, request, { headers, signal: scope.signal })) {
-        await after(frame, undefined);
-        yield frame;
-        if (isLastFrame(frame)) return;
+      for await (const batch of this.#transport.stream(method, request, { headers, signal: scope.signal })) {
+        for (const frame of batch) {
+          if (ran.length > 0) await after(frame, undefined);
+          yield frame;
+          if (isLastFrame(frame)) return;
+        }
       }
       throw new NovaOSConnectionError(`The ${method} stream ended before a terminal or interrupted state`, {
         details: { method },
       });
     } catch (e) {
       const error = scope.abortError() ?? e;
-      if (!afterFailed) await after(undefined, error);
+      if (!afterFailed && ran.length > 0) await after(undefined, error);
       throw error;
     } finally {
       scope.dispose();

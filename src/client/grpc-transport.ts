@@ -141,13 +141,13 @@ export class GrpcTransport implements ClientTransport {
     method: M,
     request: MethodInput<M>,
     call: TransportCall,
-  ): AsyncGenerator<StreamResponse, void, undefined> {
+  ): AsyncGenerator<readonly StreamResponse[], void, undefined> {
     const frames = this.#rpc(method)(request, {
       headers: call.headers,
       signal: call.signal,
     }) as AsyncIterable<StreamResponse>;
     try {
-      for await (const frame of frames) yield checkFrame(frame);
+      for await (const frame of frames) yield [checkFrame(frame)];
     } catch (e) {
       throw errorFromGrpc(e, this.#url);
     }

@@ -119,10 +119,10 @@ export class HttpJsonTransport implements ClientTransport {
     method: M,
     request: MethodInput<M>,
     call: TransportCall,
-  ): AsyncGenerator<StreamResponse, void, undefined> {
+  ): AsyncGenerator<readonly StreamResponse[], void, undefined> {
     const response = await this.#send(method, request, call, `${SSE_MEDIA_TYPE}, ${A2A_JSON_MEDIA_TYPE}`);
     if (!isEventStream(response)) {
-      yield decodeFrame(await readJsonBody(response, this.#options.maxResponseBytes));
+      yield [decodeFrame(await readJsonBody(response, this.#options.maxResponseBytes))];
       return;
     }
     yield* readFrames(response, readFrame, this.#options.maxSseEventBytes);

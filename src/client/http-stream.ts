@@ -1,7 +1,8 @@
 /**
  * The SSE half shared by the two HTTP bindings: a `text/event-stream` body
- * read as capped events (src/a2a/sse.ts), each event's `data` handed to the
- * binding's frame reader. Blank events (keep-alives) are skipped. A body that
+ * read through the protocol layer's capped decoder, each event's `data`
+ * handed to the binding's frame reader, and the frames of one network read
+ * yielded together. Blank events (keep-alives) are skipped. A body that
  * breaks off is a NovaOSConnectionError; an oversized event is the agent's
  * fault (-32006). Leaving the loop early cancels the body, which closes the
  * connection.
@@ -9,7 +10,7 @@
 import type { StreamResponse } from "../../gen/a2a_pb.js";
 import { SSE_MEDIA_TYPE } from "../a2a/constants.js";
 import { InvalidAgentResponseError } from "../a2a/errors.js";
-import { readSseEvents, type SseEvent, SseEventTooLargeError } from "../a2a/sse.js";
+import { createSseDecoder, type SseEvent, SseEventTooLargeError } from "../a2a/sse.js";
 import { NovaOSError } from "../errors/novaos-errors.js";
 import { connectionError } from "./http-errors.js";
 
@@ -32,17 +33,42 @@ export async function* readFrames(
   response: Response,
   readFrame: (event: SseEvent) => StreamResponse,
   maxEventBytes: number | undefined,
-): AsyncGenerator<StreamResponse, void, undefined> {
+): AsyncGenerator<readonly StreamResponse[], void, undefined> {
   const body = response.body;
   if (body === null) return;
+  const decoder = createSseDecoder(maxEventBytes === undefined ? {} : { maxEventBytes });
+  const reader = body.getReader();
+  let done = false;
   try {
-    for await (const event of readSseEvents(body, maxEventBytes === undefined ? {} : { maxEventBytes })) {
-      if (event.data.trim() === "") continue;
-      yield readFrame(event);
+    while (true) {
+      const next = await reader.read();
+      if (next.done) {
+        done = true;
+        return;
+      }
+      // Frames that arrived before a bad one are still delivered, then its error is thrown.
+      const frames: StreamResponse[] = [];
+      let failed = false;
+      let failure: unknown;
+      for (const event of decoder.feed(next.value)) {
+        if (event.data.trim() === "") continue;
+        try {
+          frames.push(readFrame(event));
+        } catch (e) {
+          failed = true;
+          failure = e;
+          break;
+        }
+      }
+      if (frames.length > 0) yield frames;
+      if (failed) throw failure;
     }
   } catch (e) {
     if (e instanceof NovaOSError) throw e;
     if (e instanceof SseEventTooLargeError) throw new InvalidAgentResponseError(e.message, { cause: e });
     throw connectionError(e, response.url);
+  } finally {
+    if (!done) await reader.cancel().catch(() => undefined);
+    reader.releaseLock();
   }
 }

@@ -51,11 +51,11 @@ export class JsonRpcTransport implements ClientTransport {
     method: M,
     request: MethodInput<M>,
     call: TransportCall,
-  ): AsyncGenerator<StreamResponse, void, undefined> {
+  ): AsyncGenerator<readonly StreamResponse[], void, undefined> {
     const id = this.#nextId++;
     const response = await this.#post(method, request, id, call, `${SSE_MEDIA_TYPE}, ${JSON_MEDIA_TYPE}`);
     if (!isEventStream(response)) {
-      yield decodeFrame(this.#result(await readJsonBody(response, this.#options.maxResponseBytes), id));
+      yield [decodeFrame(this.#result(await readJsonBody(response, this.#options.maxResponseBytes), id))];
       return;
     }
     const readFrame = (event: SseEvent) => decodeFrame(this.#result(parseEventJson(event), id));

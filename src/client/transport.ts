@@ -30,12 +30,16 @@ export interface TransportCall {
 export interface ClientTransport {
   readonly binding: ProtocolBinding;
   unary<M extends UnaryMethod>(method: M, request: MethodInput<M>, call: TransportCall): Promise<MethodOutput<M>>;
-  /** Frames in arrival order. Leaving the loop early releases the stream and its connection. */
+  /**
+   * Frames in arrival order, in batches of those that arrived together (one
+   * network read), so that a fast stream costs one async step per read, not
+   * per frame. Leaving the loop early releases the stream and its connection.
+   */
   stream<M extends StreamingMethod>(
     method: M,
     request: MethodInput<M>,
     call: TransportCall,
-  ): AsyncIterable<StreamResponse>;
+  ): AsyncIterable<readonly StreamResponse[]>;
   /** Closes idle connections the transport owns; calls in flight are aborted. */
   close(): Promise<void>;
 }
