@@ -5,7 +5,7 @@ import { AgentCardSchema, MessageSchema, TaskSchema } from "../../gen/a2a_pb.js"
 import { InvalidAgentResponseError, TaskNotFoundError } from "../../src/a2a/errors.js";
 import { A2AExtension, ExtensionRegistry } from "../../src/a2a/extensions.js";
 import { BearerTokenAuth } from "../../src/client/auth.js";
-import { Client } from "../../src/client/client.js";
+import { Client, DEFAULT_TIMEOUT_MS } from "../../src/client/client.js";
 import { NovaOSConnectionError, NovaOSError, NovaOSValidationError } from "../../src/errors/novaos-errors.js";
 import { type RecordedRequest, sendJson, startHttpServer, type TestHttpServer } from "./support/http-server.js";
 
@@ -297,6 +297,12 @@ describe("listTasksPages", () => {
     };
     await expect(walk()).rejects.toBeInstanceOf(InvalidAgentResponseError);
     expect(server.requests).toHaveLength(2);
+  });
+});
+
+describe("deadlines", () => {
+  it("unary calls default to a 5 minute deadline; streams have none unless a call sets one", () => {
+    expect(DEFAULT_TIMEOUT_MS).toBe(300_000);
   });
 });
 

@@ -166,6 +166,8 @@ describe("HTTP failures", () => {
     expect(e503.isRetryable).toBe(true);
     const e500 = (await failure(client.getTask("t1", { headers: { "x-status": "500" } }))) as NovaOSServerError;
     expect(e500.isRetryable).toBe(false);
+    // No automatic retry (decision C5): one request per call.
+    expect(server.requests).toHaveLength(2);
   });
 
   it("429 is a NovaOSRateLimitError with Retry-After in seconds", async () => {
@@ -229,12 +231,11 @@ describe("JSON-RPC streams", () => {
     expect(await failure(drain(client.sendStreamingMessage("go")))).toBeInstanceOf(UnsupportedOperationError);
   });
 
-  it("an error event mid-stream is thrown as its class after the frames before it", async () => {
+  it("an error event mid-stream is thrown as its class after the frames before it (even in one read)", async () => {
     server = await startHttpServer((req, res) => {
       startSse(res);
-      sseEvent(res, result(req, { task: task("TASK_STATE_WORKING") }));
-      sseEvent(res, rpcError(req, -32001), "error");
-      res.end();
+      const frame = JSON.stringify(result(req, { task: task("TASK_STATE_WORKING") }));
+      res.end(`data: ${frame}\n\nevent: error\ndata: ${JSON.stringify(rpcError(req, -32001))}\n\n`);
     });
     await using client = new Client({ baseUrl: server.url });
     const seen: unknown[] = [];
