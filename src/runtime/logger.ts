@@ -2,8 +2,9 @@
  * Structured JSON logging for agents (pino). One line per call on stdout, in
  * the shape the platform's log pipeline (Loki, the Agent Log Panel) filters
  * on: `timestamp` (UTC, microseconds), lowercase `level`, `message`, the
- * execution's `run_id` / `agent_id` / `tenant_id` when known, and any extra
- * fields at the top level. See docs/wire.d/server.md.
+ * execution's `run_id` / `agent_id` / `tenant_id` when known, and the fields
+ * of a logged object at the top level (`logger.info({ tool }, "message")`).
+ * See docs/wire.d/server.md.
  *
  * A PII masker, when given, runs over every message and logged field before
  * the line is written, so a skill that logs what a user typed does not leak
@@ -58,20 +59,13 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Error);
 }
 
-/**
- * Lets `logger.info("message", { field })` work like the reference's
- * `extra=`: an object after a message without format specifiers becomes
- * fields instead of a printf argument. Masks text and fields when asked.
- */
-function logMethodHook(mask: PiiMasker | undefined) {
+/** Masks every message and logged object before pino formats the line. */
+function maskingHook(mask: PiiMasker) {
   return function (this: Logger, args: Parameters<LogFn>, method: LogFn): void {
-    let list = args as unknown[];
-    if (typeof list[0] === "string" && list.length === 2 && isPlainObject(list[1]) && !list[0].includes("%")) {
-      list = [list[1], list[0]];
-    }
-    if (mask)
-      list = list.map((a) => (typeof a === "string" ? mask.maskText(a) : isPlainObject(a) ? mask.maskObject(a) : a));
-    method.apply(this, list as Parameters<LogFn>);
+    const masked = (args as unknown[]).map((a) =>
+      typeof a === "string" ? mask.maskText(a) : isPlainObject(a) ? mask.maskObject(a) : a,
+    );
+    method.apply(this, masked as Parameters<LogFn>);
   };
 }
 
@@ -85,7 +79,7 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
     messageKey: "message",
     timestamp,
     formatters: { level: (label: string) => ({ level: label }) },
-    hooks: { logMethod: logMethodHook(mask) },
+    ...(mask ? { hooks: { logMethod: maskingHook(mask) } } : {}),
   };
   return options.destination ? pino(config, options.destination) : pino(config);
 }

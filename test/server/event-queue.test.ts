@@ -1,0 +1,69 @@
+/** Fan-out: every subscription gets every later event in order; closing ends them after their buffer. */
+import { describe, expect, it } from "vitest";
+import { EventQueue } from "../../src/server/event-queue.js";
+
+describe("EventQueue", () => {
+  it("delivers each event to every subscription, in order, without replay", async () => {
+    const queue = new EventQueue<number>();
+    queue.publish(0);
+    const a = queue.subscribe();
+    const b = queue.subscribe();
+    queue.publish(1);
+    queue.publish(2);
+    queue.close();
+    const read = async (s: AsyncIterable<number>) => {
+      const out: number[] = [];
+      for await (const e of s) out.push(e);
+      return out;
+    };
+    expect(await read(a)).toEqual([1, 2]);
+    expect(await read(b)).toEqual([1, 2]);
+    expect(queue.subscriptionCount).toBe(0);
+  });
+
+  it("hands out everything buffered as one batch", async () => {
+    const queue = new EventQueue<string>();
+    const s = queue.subscribe();
+    queue.publish("a");
+    queue.publish("b");
+    expect(await s.nextBatch()).toEqual(["a", "b"]);
+    const pending = s.nextBatch();
+    queue.publish("c");
+    expect(await pending).toEqual(["c"]);
+  });
+
+  it("lets one subscription go without affecting the others", async () => {
+    const queue = new EventQueue<number>();
+    const leaving = queue.subscribe();
+    const staying = queue.subscribe();
+    const waiting = leaving.nextBatch();
+    leaving.cancel();
+    expect(await waiting).toBeUndefined();
+    queue.publish(1);
+    expect(await staying.nextBatch()).toEqual([1]);
+    expect(queue.subscriptionCount).toBe(1);
+  });
+
+  it("drops events after close and ends new subscriptions at once", async () => {
+    const queue = new EventQueue<number>();
+    queue.close();
+    queue.close();
+    queue.publish(1);
+    const late = queue.subscribe();
+    expect(late.ended).toBe(true);
+    expect(await late.nextBatch()).toBeUndefined();
+  });
+
+  it("stops at once when the loop is left early", async () => {
+    const queue = new EventQueue<number>();
+    const s = queue.subscribe();
+    queue.publish(1);
+    queue.publish(2);
+    for await (const e of s) {
+      expect(e).toBe(1);
+      break;
+    }
+    expect(s.ended).toBe(true);
+    expect(queue.subscriptionCount).toBe(0);
+  });
+});

@@ -1,0 +1,75 @@
+/** The in-memory task store: LRU-by-write, scopes, and what eviction does to a live task. */
+import { create } from "@bufbuild/protobuf";
+import { describe, expect, it } from "vitest";
+import { TaskSchema } from "../../gen/a2a_pb.js";
+import { createLogger } from "../../src/runtime/logger.js";
+import { AgentBuilder } from "../../src/server/agent-builder.js";
+import { scopeOf } from "../../src/server/agent-request-handler.js";
+import type { ServerCallContext } from "../../src/server/call-context.js";
+import { InMemoryTaskStore } from "../../src/server/task-store.js";
+import { deferred, result, serveAgent, userMessage } from "./support/agent-server.js";
+
+const task = (id: string) => create(TaskSchema, { id });
+const DEFAULT_SCOPE = scopeOf("", { headers: {} } as unknown as ServerCallContext);
+
+describe("InMemoryTaskStore", () => {
+  it("evicts the least recently saved task past its cap; get does not refresh, save does", async () => {
+    const store = new InMemoryTaskStore({ maxTasks: 2 });
+    await store.save(task("a"), "");
+    await store.save(task("b"), "");
+    await store.get("a", "");
+    await store.save(task("c"), "");
+    expect(await store.get("a", "")).toBeUndefined();
+    await store.save(task("b"), "");
+    await store.save(task("d"), "");
+    expect((await store.list("")).map((t) => t.id)).toEqual(["b", "d"]);
+    expect(store.size).toBe(2);
+  });
+
+  it("keeps scopes apart, even with ids that look like another scope's key", async () => {
+    const store = new InMemoryTaskStore();
+    await store.save(task("1:x"), "a");
+    await store.save(task("x"), "a1:");
+    expect((await store.get("1:x", "a"))?.id).toBe("1:x");
+    expect(await store.get("1:x", "a1:")).toBeUndefined();
+    expect(await store.list("a")).toHaveLength(1);
+    await store.delete("1:x", "a");
+    await store.delete("missing", "a");
+    expect(await store.get("1:x", "a")).toBeUndefined();
+  });
+
+  it("refuses a cap that is not a positive integer", () => {
+    expect(() => new InMemoryTaskStore({ maxTasks: 0 })).toThrow(RangeError);
+    expect(() => new InMemoryTaskStore({ maxTasks: 1.5 })).toThrow(RangeError);
+  });
+
+  it("never loses a running task to eviction: it stays readable and is stored again when it finishes", async () => {
+    const store = new InMemoryTaskStore({ maxTasks: 2 });
+    const agent = new AgentBuilder({ name: "evict", taskStore: store, logger: createLogger({ level: "silent" }) });
+    const gate = deferred();
+    agent.skill("s", async (_ctx, text) => {
+      if (text === "slow") await gate.promise;
+      return { output: text };
+    });
+    const server = await serveAgent(agent);
+    try {
+      const slow = (
+        await result(server.url, "SendMessage", {
+          message: userMessage("slow"),
+          configuration: { returnImmediately: true },
+        })
+      ).task;
+      await result(server.url, "SendMessage", { message: userMessage("one") });
+      await result(server.url, "SendMessage", { message: userMessage("two") });
+      expect(await store.get(slow.id, DEFAULT_SCOPE)).toBeUndefined();
+      expect((await result(server.url, "GetTask", { id: slow.id })).status.state).toBe("TASK_STATE_WORKING");
+      expect((await result(server.url, "ListTasks", {})).totalSize).toBe(3);
+      gate.resolve();
+      await agent.requestHandler().whenIdle();
+      expect((await store.get(slow.id, DEFAULT_SCOPE))?.status?.state).toBeDefined();
+      expect((await result(server.url, "GetTask", { id: slow.id })).status.state).toBe("TASK_STATE_COMPLETED");
+    } finally {
+      await server.close();
+    }
+  });
+});
