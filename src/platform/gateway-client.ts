@@ -386,7 +386,6 @@ export class GatewayClient implements AsyncDisposable {
     if (this.#closed && !(error instanceof NovaOSValidationError)) {
       return new NovaOSError("The gateway client is closed", { cause: error });
     }
-    if (error instanceof NovaOSError) return error;
     if (error instanceof SseEventTooLargeError) {
       return new NovaOSServerError(`${operation}: ${error.message}`, { cause: error });
     }
