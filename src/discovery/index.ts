@@ -1,2 +1,61 @@
-/** Filled in by its issue. */
-export {};
+/**
+ * Discovery: one agent's Agent Card (fetch, cache, signatures), Agent DNS
+ * (where agents are), and the SSRF guard every discovered URL goes through.
+ * The connect-time guard (guarded dispatcher / lookup) is Node only.
+ */
+export {
+  type AgentCardRequestOptions,
+  agentCardUrl,
+  DEFAULT_DISCOVERY_TIMEOUT_MS,
+  DEFAULT_MAX_AGENT_CARD_BYTES,
+} from "./agent-card-fetch.js";
+export {
+  type AgentCardLookupOptions,
+  AgentDiscoveryService,
+  type AgentDiscoveryServiceOptions,
+  DEFAULT_AGENT_CARD_CACHE_TTL_MS,
+  type DiscoveryToClientOptions,
+} from "./agent-discovery-service.js";
+export {
+  AgentDNSClient,
+  type AgentDNSClientOptions,
+  type AgentFilters,
+  type DnsCallOptions,
+} from "./agent-dns-client.js";
+export {
+  type AgentDNSCapability,
+  AgentDNSRecord,
+  type AgentDNSRecordToClientOptions,
+  type AgentRecordJson,
+  DEFAULT_AGENT_STATUS,
+} from "./agent-dns-record.js";
+export {
+  type AgentUrlPolicy,
+  DEFAULT_AGENT_URL_SCHEMES,
+  type ParsedAgentUrl,
+  parseAgentUrl,
+  type ResolveHost,
+  type ValidatedAgentUrl,
+  validateAgentUrl,
+} from "./agent-url.js";
+export { AgentUrlRejectedError, type AgentUrlRejection, findAgentUrlRejection } from "./agent-url-error.js";
+export { type BlockedAddressCategory, blockedAddressCategory, isBlockedAddress } from "./blocked-addresses.js";
+export { type DiscoverAndConnectOptions, discoverAndConnect } from "./discover-and-connect.js";
+export {
+  ACP_DNS_URL_ENV,
+  AGENT_DNS_URL_ENV,
+  DEFAULT_DNS_SERVICE_PORT,
+  DNS_SERVICE_HOST_ENV,
+  DNS_SERVICE_PORT_ENV,
+  type DnsUrlOptions,
+  getDnsUrlFromEnv,
+} from "./dns-url-from-env.js";
+export { type FetchAgentCardOptions, fetchAgentCard } from "./fetch-agent-card.js";
+export {
+  createGuardedDispatcher,
+  createGuardedFetch,
+  createGuardedLookup,
+  type GuardedDispatcherOptions,
+  type GuardedFetch,
+} from "./guarded-fetch.js";
+export { similarityRatio } from "./similarity.js";
