@@ -44,5 +44,7 @@ export {
 } from "./errors/index.js";
 export * from "./messages/index.js";
 export * from "./platform/index.js";
+// Process configuration from the environment (allowed hosts, tool timeout, deployment environment).
+export * from "./runtime/config.js";
 export * from "./security/index.js";
 export * from "./server/index.js";
