@@ -7,7 +7,15 @@ export * from "../../gen/novaos/v1/error_message_pb.js";
 export * from "../../gen/novaos/v1/hitl_pb.js";
 export * from "../../gen/novaos/v1/metadata_pb.js";
 export * from "../../gen/novaos/v1/pause_pb.js";
-export * from "../../gen/novaos/v1/platform_context_pb.js";
+// The generated turn is exported as `ConversationTurnMessage`: `ConversationTurn` is the plain shape
+// `ctx.history` hands skills (src/server), which must stay free of `$typeName` for LLM APIs.
+export {
+  type ConversationTurn as ConversationTurnMessage,
+  ConversationTurnSchema,
+  file_novaos_v1_platform_context,
+  type PlatformContext,
+  PlatformContextSchema,
+} from "../../gen/novaos/v1/platform_context_pb.js";
 export * from "../../gen/novaos/v1/progress_pb.js";
 export * from "../../gen/novaos/v1/tool_event_pb.js";
 export { isA2AShaped } from "./a2a-shape.js";
