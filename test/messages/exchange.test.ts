@@ -1,7 +1,7 @@
 /**
  * NovaOS pauses through a real exchange: an AgentBuilder served on a socket
  * (port 0) and a Client, over every binding the agent's card advertises
- * (JSON-RPC at least). The skill builds its
+ * (JSON-RPC at least) and over gRPC. The skill builds its
  * pause with MessageBuilder and publishes it with ctx.taskUpdater; the caller
  * reads it with MessageParser from the task it gets back, and resumes the
  * same task with a HITL response.
@@ -11,7 +11,12 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Message, type Task, TaskState } from "../../gen/a2a_pb.js";
-import { AGENT_CARD_PATH, PROTOCOL_BINDING_JSONRPC, type ProtocolBinding } from "../../src/a2a/constants.js";
+import {
+  AGENT_CARD_PATH,
+  PROTOCOL_BINDING_GRPC,
+  PROTOCOL_BINDING_JSONRPC,
+  type ProtocolBinding,
+} from "../../src/a2a/constants.js";
 import { isLastFrame } from "../../src/a2a/stream-frame.js";
 import { Client } from "../../src/client/client.js";
 import {
@@ -27,6 +32,7 @@ import {
   validateMessage,
 } from "../../src/messages/index.js";
 import { AgentBuilder } from "../../src/server/agent-builder.js";
+import { type GrpcServer, listenGrpc } from "../../src/server/grpc/grpc-server.js";
 
 /** What the skills saw, so the test can check the resume reached the same task. */
 const seen: { skill: string; taskId: string; response?: string }[] = [];
@@ -73,11 +79,13 @@ function buildAgent(): AgentBuilder {
 }
 
 let server: Server;
-/** The interfaces the served card advertises: each is exercised. */
+let grpc: GrpcServer;
+/** The interfaces the served card advertises, and the gRPC server: each is exercised. */
 let interfaces: { url: string; binding: ProtocolBinding }[];
 
 beforeAll(async () => {
-  server = createServer(buildAgent().nodeHandler());
+  const agent = buildAgent();
+  server = createServer(agent.nodeHandler());
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -86,9 +94,12 @@ beforeAll(async () => {
   };
   interfaces = card.supportedInterfaces.map((i) => ({ url: i.url, binding: i.protocolBinding }));
   expect(interfaces.map((i) => i.binding)).toContain(PROTOCOL_BINDING_JSONRPC);
+  grpc = await listenGrpc(agent.requestHandler(), { port: 0 });
+  interfaces.push({ url: `http://${grpc.target}`, binding: PROTOCOL_BINDING_GRPC });
 });
 
 afterAll(async () => {
+  await grpc.close();
   server.closeAllConnections();
   server.close();
   await once(server, "close");
