@@ -23,6 +23,7 @@ import {
   NovaOSDNSError,
   NovaOSDNSRateLimitError,
   NovaOSError,
+  NovaOSValidationError,
 } from "../errors/novaos-errors.js";
 import { createPlatformClient } from "../platform/platform-client.js";
 import { DEFAULT_DISCOVERY_TIMEOUT_MS } from "./agent-card-fetch.js";
@@ -90,6 +91,11 @@ export class AgentDNSClient {
   readonly #api: OpenApiClient<paths>;
 
   constructor(options: AgentDNSClientOptions) {
+    if (!URL.canParse(options.baseUrl) || !/^https?:$/.test(new URL(options.baseUrl).protocol)) {
+      throw new NovaOSValidationError(`Agent DNS baseUrl ${JSON.stringify(options.baseUrl)} is not an http(s) URL`, {
+        field: "baseUrl",
+      });
+    }
     this.baseUrl = options.baseUrl;
     this.#options = options;
     this.#api = createPlatformClient<paths>(options);

@@ -140,10 +140,9 @@ export class GatewayClient implements AsyncDisposable {
   #closed = false;
 
   constructor(options: GatewayClientOptions) {
-    try {
-      new URL(options.baseUrl);
-    } catch {
-      throw new NovaOSValidationError(`baseUrl ${JSON.stringify(options.baseUrl)} is not a valid URL`, {
+    // `new URL("execution-gateway:8081")` parses, with the host read as a scheme: require http(s).
+    if (!URL.canParse(options.baseUrl) || !/^https?:$/.test(new URL(options.baseUrl).protocol)) {
+      throw new NovaOSValidationError(`baseUrl ${JSON.stringify(options.baseUrl)} is not an http(s) URL`, {
         field: "baseUrl",
       });
     }

@@ -10,6 +10,7 @@ import {
   NovaOSDNSError,
   NovaOSDNSRateLimitError,
   type NovaOSError,
+  NovaOSValidationError,
 } from "../../src/errors/novaos-errors.js";
 import { type ContractServer, type OperationHandler, startContractServer } from "../platform/contract-server.js";
 import { fakeDns } from "./fake-dns.js";
@@ -174,6 +175,10 @@ describe("AgentDNSClient (contract)", () => {
     cleanup.push(() => silent.close());
     const slow = new AgentDNSClient({ baseUrl: `http://127.0.0.1:${silent.port}`, timeoutMs: 50 });
     expect(await rejection(names(slow.listAgents()))).toBeInstanceOf(NovaOSDNSConnectionError);
+  });
+
+  it("refuses a baseUrl that is not an http(s) URL", () => {
+    expect(() => new AgentDNSClient({ baseUrl: "agent-dns:8000" })).toThrow(NovaOSValidationError);
   });
 
   it("ends with the caller's abort reason", async () => {

@@ -1,6 +1,7 @@
 import { once } from "node:events";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { propagation } from "@opentelemetry/api";
 import { afterEach, describe, expect, it } from "vitest";
 import { BearerTokenAuth } from "../../src/client/auth.js";
 import {
@@ -85,6 +86,28 @@ describe("GatewayClient.execute (contract)", () => {
       ],
       custom_headers: { "x-app-version": "7" },
     });
+  });
+
+  it("carries the active trace context when an OpenTelemetry propagator is installed; an explicit one wins", async () => {
+    const fromContext = "00-11111111111111111111111111111111-2222222222222222-01";
+    propagation.setGlobalPropagator({
+      inject: (_context, carrier, setter) => setter.set(carrier, "traceparent", fromContext),
+      extract: (context) => context,
+      fields: () => ["traceparent"],
+    });
+    try {
+      const { server, gateway } = await start({ execute: () => ({ status: 200, body: { run_id: "r" } }) });
+      await gateway.execute({ instanceId: INSTANCE, inputText: "x" });
+      await gateway.execute({ instanceId: INSTANCE, inputText: "x", traceparent: TRACEPARENT });
+      expect(server.requests.map((r) => r.headers.traceparent)).toEqual([fromContext, TRACEPARENT]);
+      expect(server.violations).toEqual([]);
+    } finally {
+      propagation.disable();
+    }
+  });
+
+  it("refuses a baseUrl that is not a URL", () => {
+    expect(() => new GatewayClient({ baseUrl: "execution-gateway:8081/x y" })).toThrow(NovaOSValidationError);
   });
 
   it("omits empty attachments and reads a synchronous output", async () => {
