@@ -33,7 +33,7 @@ interface PiiPattern {
 
 const { secret, email, card, ssn, nationalId, ip, phone } = PII_PLACEHOLDERS;
 
-/** Characters of a secret's value in `key=value` text: up to a quote, space, separator or bracket. */
+/** Names whose value is masked in `name=value` / `"name": "value"` text (the value runs to a quote, space or separator). */
 const SECRET_KEY_NAMES =
   "password|passwd|passphrase|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?secret|authorization|credentials?";
 
@@ -102,7 +102,6 @@ const ISO_DATE = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])$/;
 export function maskPii(text: string): string {
   let out = text;
   for (const { regex, replace } of PATTERNS) {
-    regex.lastIndex = 0;
     out = typeof replace === "string" ? out.replace(regex, replace) : out.replace(regex, replace as Replacer);
   }
   return out;
