@@ -26,7 +26,7 @@ import { extractHitlResponse } from "../../src/messages/message-parser.js";
 import { HitlType } from "../../src/messages/vocabulary.js";
 import { AgentBuilder } from "../../src/server/agent-builder.js";
 import { type GrpcServer, listenGrpc } from "../../src/server/grpc/grpc-server.js";
-import { createHttpJsonBinding } from "../../src/server/http-json/http-json-binding.js";
+import { HttpJsonBinding } from "../../src/server/http-json/http-json-binding.js";
 import { createNodeListener } from "../../src/server/node-adapter.js";
 import { InMemoryPushNotificationConfigStore } from "../../src/server/push-config-store.js";
 
@@ -85,7 +85,7 @@ async function listen(server: http.Server): Promise<string> {
 beforeAll(async () => {
   const agent = buildAgent();
   jsonRpc = http.createServer(agent.nodeHandler());
-  const restBinding = createHttpJsonBinding(agent.requestHandler());
+  const restBinding = new HttpJsonBinding(agent.requestHandler());
   rest = http.createServer(createNodeListener(() => [restBinding]));
   grpc = await listenGrpc(agent.requestHandler(), { port: 0 });
   urls.JSONRPC = await listen(jsonRpc);

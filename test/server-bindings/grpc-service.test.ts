@@ -20,6 +20,7 @@ import { a2aBindingList } from "../../src/a2a/bindings.js";
 import { TaskNotFoundError } from "../../src/a2a/errors.js";
 import { headerValue } from "../../src/a2a/headers.js";
 import { invalidParams } from "../../src/a2a/protojson.js";
+import { createLogger } from "../../src/runtime/logger.js";
 import { type GrpcServer, listenGrpc } from "../../src/server/grpc/grpc-server.js";
 import { handlerMethodName } from "../../src/server/request-handler.js";
 import { FrameChannel, HandlerDouble } from "./support/handler-double.js";
@@ -147,6 +148,23 @@ describe("gRPC binding: A2AService over the request handler", () => {
     expect(error.code).toBe(Code.Internal);
     expect(error.rawMessage).toBe("Internal error");
     expect(JSON.stringify(error.details)).not.toContain("hunter2");
+  });
+
+  it("logs an unexpected exception for the operator, and no A2A error", async () => {
+    const lines: string[] = [];
+    const logger = createLogger({ level: "error", destination: { write: (line: string) => lines.push(line) } });
+    await server.close();
+    server = await listenGrpc(double.handler, { port: 0, logger });
+    double.on("GetTask", async (request) => {
+      if ((request as GetTaskRequest).id === "missing") throw new TaskNotFoundError();
+      throw new Error("disk on fire");
+    });
+    const client = createClient(A2AService, transport());
+    expect((await rejection(client.getTask({ id: "missing" }))).code).toBe(Code.NotFound);
+    expect(lines).toHaveLength(0);
+    expect((await rejection(client.getTask({ id: "t-1" }))).code).toBe(Code.Internal);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain("disk on fire");
   });
 
   it("sends the response metadata the handler set", async () => {

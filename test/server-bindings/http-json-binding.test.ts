@@ -14,7 +14,8 @@ import { BAD_REQUEST_TYPE, ERROR_INFO_TYPE } from "../../src/a2a/error-wire.js";
 import { TaskNotFoundError } from "../../src/a2a/errors.js";
 import { headerValue } from "../../src/a2a/headers.js";
 import { readSseEvents } from "../../src/a2a/sse.js";
-import { createHttpJsonBinding } from "../../src/server/http-json/http-json-binding.js";
+import { createLogger } from "../../src/runtime/logger.js";
+import { HttpJsonBinding } from "../../src/server/http-json/http-json-binding.js";
 import { FrameChannel, HandlerDouble } from "./support/handler-double.js";
 import { type ServedBinding, serveBinding } from "./support/serve-binding.js";
 
@@ -55,7 +56,7 @@ let served: ServedBinding;
 
 beforeEach(async () => {
   double = new HandlerDouble();
-  served = await serveBinding(createHttpJsonBinding(double.handler, { maxBodyBytes: 1024 }));
+  served = await serveBinding(new HttpJsonBinding(double.handler, { maxBodyBytes: 1024 }));
 });
 afterEach(async () => {
   await served[Symbol.asyncDispose]();
@@ -150,7 +151,7 @@ describe("HTTP+JSON binding: routes", () => {
   it("does not answer paths that are not HTTP+JSON routes (the adapter's 404 here)", async () => {
     const response = await send("/not/a/route");
     expect(response.status).toBe(404);
-    expect(await response.text()).toBe("no route");
+    expect(await response.text()).toBe("Not Found");
   });
 });
 
@@ -332,6 +333,21 @@ describe("HTTP+JSON binding: errors", () => {
         ],
       },
     });
+  });
+
+  it("logs an unexpected exception for the operator, and no A2A error", async () => {
+    const lines: string[] = [];
+    const logger = createLogger({ level: "error", destination: { write: (line: string) => lines.push(line) } });
+    await using logged = await serveBinding(new HttpJsonBinding(double.handler, { logger }));
+    double.on("GetTask", async (request) => {
+      if ((request as GetTaskRequest).id === "missing") throw new TaskNotFoundError();
+      throw new Error("disk on fire");
+    });
+    expect((await fetch(`${logged.url}/tasks/missing`, { headers: V1 })).status).toBe(404);
+    expect(lines).toHaveLength(0);
+    expect((await fetch(`${logged.url}/tasks/t-1`, { headers: V1 })).status).toBe(500);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain("disk on fire");
   });
 
   it("answers an unexpected exception 500 INTERNAL without leaking it", async () => {

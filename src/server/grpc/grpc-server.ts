@@ -8,12 +8,12 @@ import type { AddressInfo } from "node:net";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { DEFAULT_MAX_BODY_BYTES } from "../../a2a/jsonrpc.js";
 import type { A2ARequestHandler } from "../request-handler.js";
-import { a2aGrpcRoutes } from "./grpc-service.js";
+import { type A2AServiceImplOptions, a2aGrpcRoutes } from "./grpc-service.js";
 
 /** connect-node's `(req, res)` handler type (not exported by name). */
 export type NodeHandlerFn = ReturnType<typeof connectNodeAdapter>;
 
-export interface GrpcHandlerOptions {
+export interface GrpcHandlerOptions extends A2AServiceImplOptions {
   /** Largest request message accepted (RESOURCE_EXHAUSTED beyond). Default 10 MiB, as the HTTP bindings. */
   readonly maxMessageBytes?: number;
   /** Also answer the Connect protocol. Default true. */
@@ -28,7 +28,7 @@ export interface GrpcHandlerOptions {
 export function createGrpcNodeHandler(handler: A2ARequestHandler, options: GrpcHandlerOptions = {}): NodeHandlerFn {
   const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_BODY_BYTES;
   return connectNodeAdapter({
-    routes: a2aGrpcRoutes(handler),
+    routes: a2aGrpcRoutes(handler, options),
     grpc: true,
     connect: options.connect ?? true,
     grpcWeb: options.grpcWeb ?? true,

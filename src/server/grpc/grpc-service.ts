@@ -6,12 +6,14 @@
  * a cancelled call detaches from the task, as on the HTTP bindings.
  */
 import type { DescMessage, Message } from "@bufbuild/protobuf";
-import type { ConnectRouter, HandlerContext, ServiceImpl } from "@connectrpc/connect";
+import type { ConnectError, ConnectRouter, HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { A2AService } from "../../../gen/a2a_pb.js";
 import { type A2ABinding, a2aBindingList } from "../../a2a/bindings.js";
 import { PROTOCOL_BINDING_GRPC } from "../../a2a/constants.js";
+import { A2AError } from "../../a2a/errors.js";
 import { invalidParams } from "../../a2a/protojson.js";
 import { requiredFieldViolations } from "../../a2a/required-fields.js";
+import type { Logger } from "../../runtime/logger.js";
 import type { ServerCallContext } from "../call-context.js";
 import { detachable } from "../http-json/detachable-stream.js";
 import {
@@ -55,28 +57,39 @@ function checkRequired(schema: DescMessage, request: Message): void {
   if (violations.length > 0) throw invalidParams(violations);
 }
 
-function unary(binding: A2ABinding, method: UnaryHandlerMethod) {
+export interface A2AServiceImplOptions {
+  /** Where unexpected handler failures are logged (they reach the caller as a bare INTERNAL). */
+  readonly logger?: Logger;
+}
+
+/** Failures that are not A2A answers are bugs or outages: the caller sees INTERNAL, the log sees why. */
+function failure(error: unknown, logger: Logger | undefined): ConnectError {
+  if (!(error instanceof A2AError)) logger?.error({ err: error, binding: PROTOCOL_BINDING_GRPC }, "request failed");
+  return toConnectError(error);
+}
+
+function unary(binding: A2ABinding, method: UnaryHandlerMethod, logger: Logger | undefined) {
   return async (request: Message, handlerContext: HandlerContext): Promise<Message> => {
     const call = openCall(handlerContext);
     try {
       checkRequired(binding.input, request);
       return await method(request, call.context);
     } catch (error) {
-      throw toConnectError(error);
+      throw failure(error, logger);
     } finally {
       call.close();
     }
   };
 }
 
-function serverStreaming(binding: A2ABinding, method: StreamingHandlerMethod) {
+function serverStreaming(binding: A2ABinding, method: StreamingHandlerMethod, logger: Logger | undefined) {
   return async function* (request: Message, handlerContext: HandlerContext): AsyncGenerator<Message> {
     const call = openCall(handlerContext);
     try {
       checkRequired(binding.input, request);
       yield* detachable(method(request, call.context), call.context.signal);
     } catch (error) {
-      throw toConnectError(error);
+      throw failure(error, logger);
     } finally {
       call.close();
     }
@@ -84,20 +97,26 @@ function serverStreaming(binding: A2ABinding, method: StreamingHandlerMethod) {
 }
 
 /** The connect-es implementation of `A2AService` over `handler`. */
-export function createA2AServiceImpl(handler: A2ARequestHandler): ServiceImpl<typeof A2AService> {
+export function createA2AServiceImpl(
+  handler: A2ARequestHandler,
+  options: A2AServiceImplOptions = {},
+): ServiceImpl<typeof A2AService> {
   const impl: Record<string, unknown> = {};
   for (const binding of a2aBindingList) {
     impl[handlerMethodName(binding.name)] =
       binding.kind === "server_streaming"
-        ? serverStreaming(binding, streamingMethodOf(handler, binding))
-        : unary(binding, unaryMethodOf(handler, binding));
+        ? serverStreaming(binding, streamingMethodOf(handler, binding), options.logger)
+        : unary(binding, unaryMethodOf(handler, binding), options.logger);
   }
   return impl as ServiceImpl<typeof A2AService>;
 }
 
 /** Routes for `connectNodeAdapter` (or any connect-es server) serving `A2AService` over `handler`. */
-export function a2aGrpcRoutes(handler: A2ARequestHandler): (router: ConnectRouter) => void {
-  const impl = createA2AServiceImpl(handler);
+export function a2aGrpcRoutes(
+  handler: A2ARequestHandler,
+  options: A2AServiceImplOptions = {},
+): (router: ConnectRouter) => void {
+  const impl = createA2AServiceImpl(handler, options);
   return (router) => {
     router.service(A2AService, impl);
   };

@@ -4,81 +4,64 @@
  * to the RPC's request message, answers as `application/a2a+json`, errors as
  * `google.rpc.Status` JSON, streams as SSE of bare `StreamResponse` objects.
  */
-import type { DescMessage, JsonValue } from "@bufbuild/protobuf";
-import { type StreamResponse, StreamResponseSchema } from "../../../gen/a2a_pb.js";
-import { A2A_JSON_MEDIA_TYPE, PROTOCOL_BINDING_HTTP_JSON, SSE_MEDIA_TYPE } from "../../a2a/constants.js";
+import type { DescMessage } from "@bufbuild/protobuf";
+import { StreamResponseSchema } from "../../../gen/a2a_pb.js";
+import { A2A_JSON_MEDIA_TYPE, PROTOCOL_BINDING_HTTP_JSON } from "../../a2a/constants.js";
 import { toHttpErrorBody } from "../../a2a/error-wire.js";
-import { MethodNotFoundError } from "../../a2a/errors.js";
-import type { HeadersLike } from "../../a2a/headers.js";
-import { headerValue } from "../../a2a/headers.js";
+import { A2AError, JSONParseError, MethodNotFoundError } from "../../a2a/errors.js";
+import { type HeadersLike, headerValue } from "../../a2a/headers.js";
 import { DEFAULT_MAX_BODY_BYTES } from "../../a2a/jsonrpc.js";
 import { encodeMessage } from "../../a2a/protojson.js";
-import { encodeSseEvent } from "../../a2a/sse.js";
 import { A2A_VERSION_HEADER } from "../../a2a/version.js";
-import type { ServerCallContext } from "../call-context.js";
-import type { HttpBinding, HttpBodyReply, HttpReply, HttpRequestLike, HttpStreamReply } from "../http-exchange.js";
+import type { Logger } from "../../runtime/logger.js";
+import {
+  BodyTooLargeError,
+  type HttpBinding,
+  type HttpBodyReply,
+  type HttpReply,
+  type HttpRequestLike,
+} from "../http-exchange.js";
 import type { A2ARequestHandler } from "../request-handler.js";
-import { detachable } from "./detachable-stream.js";
+import { openServerCall, replyHeaders } from "../server-call.js";
+import { sseReply } from "../sse-reply.js";
 import { streamingMethodOf, unaryMethodOf } from "./handler-method.js";
 import { decodeRouteRequest } from "./request-json.js";
 import { isMethodMismatch, matchRoute } from "./route-table.js";
 
 export interface HttpJsonBindingOptions {
-  /** Request bodies above this many bytes are refused (JSONParseError, 400). Default 10 MiB, as JSON-RPC. */
+  /** Request bodies above this many bytes are refused (400 JSON_PARSE). Default 10 MiB, as JSON-RPC. */
   readonly maxBodyBytes?: number;
+  /** Where unexpected handler failures are logged (they reach the caller as a bare 500 INTERNAL). */
+  readonly logger?: Logger;
 }
 
-const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
+const JSON_HEADERS: Readonly<Record<string, string>> = { "content-type": A2A_JSON_MEDIA_TYPE };
 
-/** Serves the HTTP+JSON routes of `handler`; answers `undefined` for paths that are not one of them. */
-export function createHttpJsonBinding(handler: A2ARequestHandler, options: HttpJsonBindingOptions = {}): HttpBinding {
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  return {
-    async handle(request) {
-      const match = matchRoute(request.method, request.path);
-      if (!match) return undefined;
-      if (isMethodMismatch(match)) return methodNotAllowed(request, match.allow);
-      const call = openCall(request);
-      try {
-        const input = await decodeRouteRequest(match, request, maxBodyBytes);
-        if (match.binding.kind === "server_streaming") {
-          const stream = streamingMethodOf(handler, match.binding)(input, call.context);
-          return await streamReply(stream as AsyncIterable<StreamResponse>, call);
-        }
-        const output = await unaryMethodOf(handler, match.binding)(input, call.context);
-        call.close();
-        return jsonReply(200, encodeMessage(match.binding.output as DescMessage, output), call.context.responseHeaders);
-      } catch (error) {
-        call.close();
-        return errorReply(error, call.context.responseHeaders);
-      }
-    },
-  };
+function jsonReply(status: number, body: unknown, headers: Record<string, string>): HttpBodyReply {
+  return { kind: "body", status, headers, body: JSON.stringify(body) };
 }
 
-interface Call {
-  readonly context: ServerCallContext;
-  /** The caller went away (or the adapter stopped reading): aborts `context.signal`. */
-  detach(): void;
-  /** The call ended normally: stop listening to the request. */
-  close(): void;
+function errorReply(error: unknown, extra: Headers): HttpBodyReply {
+  const { status, body } = toHttpErrorBody(error);
+  return jsonReply(status, body, replyHeaders(JSON_HEADERS, extra));
 }
 
-function openCall(request: HttpRequestLike): Call {
-  const controller = new AbortController();
-  const detach = () => controller.abort(request.signal.reason);
-  if (request.signal.aborted) detach();
-  else request.signal.addEventListener("abort", detach, { once: true });
-  return {
-    context: {
-      binding: PROTOCOL_BINDING_HTTP_JSON,
-      headers: withQueryVersion(request.headers, request.query),
-      signal: controller.signal,
-      responseHeaders: new Headers(),
-    },
-    detach,
-    close: () => request.signal.removeEventListener("abort", detach),
-  };
+/**
+ * A path this binding serves, with a method it does not: 405 with `Allow`.
+ * The error is MethodNotFoundError (reason METHOD_NOT_FOUND); the status
+ * name is UNIMPLEMENTED, as grpc-gateway answers a 405.
+ */
+function methodNotAllowed(request: HttpRequestLike, allow: readonly string[]): HttpBodyReply {
+  const error = new MethodNotFoundError(
+    `${request.method} is not allowed on ${request.path}; allowed: ${allow.join(", ")}`,
+    { metadata: { method: request.method, allow: allow.join(",") } },
+  );
+  const { body } = toHttpErrorBody(error);
+  return jsonReply(
+    405,
+    { error: { ...body.error, code: 405, status: "UNIMPLEMENTED" } },
+    { ...JSON_HEADERS, allow: allow.join(", ") },
+  );
 }
 
 /**
@@ -97,105 +80,60 @@ function withQueryVersion(headers: HeadersLike, query: URLSearchParams): Headers
   return merged;
 }
 
-function replyHeaders(base: Record<string, string>, extra: Headers): Record<string, string> {
-  const out = { ...base };
-  extra.forEach((value, name) => {
-    out[name] = value;
-  });
-  return out;
-}
+/** Serves the HTTP+JSON routes; answers `undefined` for paths that are not one of them. */
+export class HttpJsonBinding implements HttpBinding {
+  readonly protocolBinding = PROTOCOL_BINDING_HTTP_JSON;
+  readonly #handler: A2ARequestHandler;
+  readonly #maxBodyBytes: number;
+  readonly #logger: Logger | undefined;
 
-function jsonReply(status: number, body: JsonValue | object, extra: Headers): HttpBodyReply {
-  return {
-    kind: "body",
-    status,
-    headers: replyHeaders({ "content-type": A2A_JSON_MEDIA_TYPE }, extra),
-    body: JSON.stringify(body),
-  };
-}
+  constructor(handler: A2ARequestHandler, options: HttpJsonBindingOptions = {}) {
+    this.#handler = handler;
+    this.#maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.#logger = options.logger;
+  }
 
-function errorReply(error: unknown, extra: Headers): HttpBodyReply {
-  const { status, body } = toHttpErrorBody(error);
-  return jsonReply(status, body, extra);
-}
-
-/**
- * A path this binding serves, with a method it does not: 405 with `Allow`.
- * The error is MethodNotFoundError (reason METHOD_NOT_FOUND); the status
- * name is UNIMPLEMENTED, as grpc-gateway answers a 405.
- */
-function methodNotAllowed(request: HttpRequestLike, allow: readonly string[]): HttpBodyReply {
-  const error = new MethodNotFoundError(
-    `${request.method} is not allowed on ${request.path}; allowed: ${allow.join(", ")}`,
-    {
-      metadata: { method: request.method, allow: allow.join(",") },
-    },
-  );
-  const { body } = toHttpErrorBody(error);
-  const reply = jsonReply(405, { error: { ...body.error, code: 405, status: "UNIMPLEMENTED" } }, new Headers());
-  return { ...reply, headers: { ...reply.headers, allow: allow.join(", ") } };
-}
-
-const SSE_HEADERS = {
-  "content-type": SSE_MEDIA_TYPE,
-  "cache-control": "no-cache",
-  // Tells nginx-style proxies not to buffer the stream.
-  "x-accel-buffering": "no",
-};
-
-function sseFrame(frame: StreamResponse): string {
-  return encodeSseEvent(JSON.stringify(encodeMessage(StreamResponseSchema, frame)));
-}
-
-/**
- * The first frame is awaited before anything is sent, so an error raised
- * before it (unknown task, version, extension…) is an ordinary error
- * response. An error after it is an `event: error` carrying the
- * `google.rpc.Status` JSON, and ends the stream.
- */
-async function streamReply(stream: AsyncIterable<StreamResponse>, call: Call): Promise<HttpReply> {
-  const frames = detachable(stream, call.context.signal);
-  const first = await frames.next();
-  let pending: StreamResponse | undefined = first.done ? undefined : first.value;
-  let finished = false;
-  const finish = () => {
-    finished = true;
-    call.close();
-  };
-  const chunks: AsyncIterableIterator<string> = {
-    [Symbol.asyncIterator]() {
-      return this;
-    },
-    async next() {
-      if (finished) return DONE;
-      if (pending) {
-        const frame = pending;
-        pending = undefined;
-        return { done: false, value: sseFrame(frame) };
+  async handle(request: HttpRequestLike): Promise<HttpReply | undefined> {
+    const match = matchRoute(request.method, request.path);
+    if (!match) return undefined;
+    if (isMethodMismatch(match)) return methodNotAllowed(request, match.allow);
+    const call = openServerCall(request, PROTOCOL_BINDING_HTTP_JSON, withQueryVersion(request.headers, request.query));
+    try {
+      const input = await decodeRouteRequest(match, request, this.#maxBodyBytes);
+      if (match.binding.kind === "server_streaming") {
+        const stream = streamingMethodOf(this.#handler, match.binding)(input, call.context);
+        return await sseReply(stream, call, {
+          frame: (frame) => JSON.stringify(encodeMessage(StreamResponseSchema, frame as never)),
+          error: (error) => {
+            this.#logUnexpected(error);
+            return JSON.stringify(toHttpErrorBody(error).body);
+          },
+        });
       }
-      try {
-        const next = await frames.next();
-        if (!next.done) return { done: false, value: sseFrame(next.value) };
-        finish();
-        return DONE;
-      } catch (error) {
-        finish();
-        return { done: false, value: encodeSseEvent(JSON.stringify(toHttpErrorBody(error).body), { event: "error" }) };
+      const output = await unaryMethodOf(this.#handler, match.binding)(input, call.context);
+      call.close();
+      const body = encodeMessage(match.binding.output as DescMessage, output);
+      return jsonReply(200, body, replyHeaders(JSON_HEADERS, call.context.responseHeaders));
+    } catch (error) {
+      call.close();
+      if (error instanceof BodyTooLargeError) {
+        const refused = errorReply(
+          new JSONParseError(`Request body exceeds ${error.maxBytes} bytes`, {
+            metadata: { maxBodyBytes: String(error.maxBytes) },
+          }),
+          call.context.responseHeaders,
+        );
+        // The rest of the body was not read: the connection cannot carry another request.
+        return { ...refused, headers: { ...refused.headers, connection: "close" } };
       }
-    },
-    async return() {
-      if (!finished) {
-        finish();
-        call.detach();
-      }
-      return DONE;
-    },
-  };
-  const reply: HttpStreamReply = {
-    kind: "stream",
-    status: 200,
-    headers: replyHeaders(SSE_HEADERS, call.context.responseHeaders),
-    chunks,
-  };
-  return reply;
+      this.#logUnexpected(error);
+      return errorReply(error, call.context.responseHeaders);
+    }
+  }
+
+  /** Failures that are not A2A answers are bugs or outages: the caller sees 500 INTERNAL, the log sees why. */
+  #logUnexpected(error: unknown): void {
+    if (error instanceof A2AError) return;
+    this.#logger?.error({ err: error, binding: PROTOCOL_BINDING_HTTP_JSON }, "request failed");
+  }
 }

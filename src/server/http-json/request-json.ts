@@ -8,7 +8,7 @@ import type { DescMessage, JsonObject, Message } from "@bufbuild/protobuf";
 import { InvalidParamsError, JSONParseError } from "../../a2a/errors.js";
 import { headerValue } from "../../a2a/headers.js";
 import { decodeMessage, invalidParams } from "../../a2a/protojson.js";
-import { BodyTooLargeError, type HttpRequestLike } from "../http-exchange.js";
+import type { HttpRequestLike } from "../http-exchange.js";
 import { checkRequestContentType } from "./content-type.js";
 import { fieldNamed, queryToJson } from "./query-params.js";
 import type { RouteMatch } from "./route-table.js";
@@ -27,15 +27,8 @@ async function bodyJson(request: HttpRequestLike, maxBodyBytes: number): Promise
   const contentType = headerValue(request.headers, "content-type");
   const refused = contentType === undefined ? undefined : checkRequestContentType(contentType);
   if (refused) throw refused;
-  let bytes: Uint8Array;
-  try {
-    bytes = await request.body(maxBodyBytes);
-  } catch (error) {
-    if (!(error instanceof BodyTooLargeError)) throw error;
-    throw new JSONParseError(`Request body exceeds ${maxBodyBytes} bytes`, {
-      metadata: { maxBodyBytes: String(maxBodyBytes) },
-    });
-  }
+  // A body over the cap rejects with BodyTooLargeError, which the binding answers.
+  const bytes = await request.body(maxBodyBytes);
   if (bytes.byteLength === 0) return {};
   if (contentType === undefined) throw checkRequestContentType(undefined);
   let value: unknown;
