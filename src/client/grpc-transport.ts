@@ -19,12 +19,7 @@ import { PROTOCOL_BINDING_GRPC } from "../a2a/constants.js";
 import { A2A_ERRORS } from "../a2a/error-table.js";
 import { BAD_REQUEST_TYPE, ERROR_INFO_TYPE, errorFromDetails, findErrorInfo } from "../a2a/error-wire.js";
 import type { ErrorDetail } from "../a2a/errors.js";
-import {
-  NovaOSAuthenticationError,
-  NovaOSConnectionError,
-  NovaOSError,
-  NovaOSRateLimitError,
-} from "../errors/novaos-errors.js";
+import { NovaOSAuthenticationError, NovaOSConnectionError, NovaOSRateLimitError } from "../errors/novaos-errors.js";
 import { checkFrame, checkReply } from "./reply-decoding.js";
 import type {
   ClientTransport,
@@ -34,6 +29,7 @@ import type {
   TransportCall,
   UnaryMethod,
 } from "./transport.js";
+import { connectionError, findSdkError } from "./transport-failure.js";
 
 export interface GrpcTransportOptions {
   /** The interface URL: `http://host:port` (h2c) or `https://host:port` (TLS). */
@@ -75,11 +71,15 @@ function fallbackCode(code: Code): number {
 }
 
 export function errorFromGrpc(error: unknown, url: string): Error {
-  if (error instanceof NovaOSError) return error;
+  const sdk = findSdkError(error);
+  if (sdk) return sdk;
   const e = ConnectError.from(error);
   const details = detailsOf(e);
   const message = e.rawMessage;
   if (findErrorInfo(details)) return errorFromDetails(fallbackCode(e.code), message, details);
+  // A status the client made up from a local failure (connect-node keeps the Node error as the cause).
+  const local = e.cause instanceof Error && !(e.cause instanceof ConnectError);
+  if (local && e.code === Code.Internal) return connectionError(e, url);
   const options = { code: e.code, details: { grpcCode: Code[e.code] }, cause: e };
   switch (e.code) {
     case Code.Unauthenticated:

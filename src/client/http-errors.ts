@@ -12,8 +12,6 @@ import type { A2AError } from "../a2a/errors.js";
 import {
   NovaOSAgentNotFoundError,
   NovaOSAuthenticationError,
-  NovaOSConnectionError,
-  NovaOSError,
   NovaOSRateLimitError,
   NovaOSServerError,
   NovaOSValidationError,
@@ -73,17 +71,5 @@ export async function errorFromHttpResponse(response: Response, binding: Protoco
   return new NovaOSValidationError(message, { code: status, details });
 }
 
-/**
- * A request that got no HTTP answer (refused, reset, DNS, TLS, redirect refused) or lost it midway.
- * A NovaOSError the fetch itself threw (the SSRF guard refusing an address) is kept: it is not retryable.
- */
-export function connectionError(error: unknown, url: string): NovaOSError {
-  if (error instanceof NovaOSError) return error;
-  const cause = (error as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
-  const reason =
-    typeof cause?.code === "string" ? cause.code : typeof cause?.message === "string" ? cause.message : undefined;
-  const base = error instanceof Error ? error.message : String(error);
-  return new NovaOSConnectionError(`Connection to ${url} failed: ${reason ? `${base} (${reason})` : base}`, {
-    cause: error,
-  });
-}
+/** Kept here too for the modules that import it from this file (discovery, platform). */
+export { connectionError } from "./transport-failure.js";

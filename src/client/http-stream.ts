@@ -11,8 +11,7 @@ import type { StreamResponse } from "../../gen/a2a_pb.js";
 import { SSE_MEDIA_TYPE } from "../a2a/constants.js";
 import { InvalidAgentResponseError } from "../a2a/errors.js";
 import { createSseDecoder, type SseEvent, SseEventTooLargeError } from "../a2a/sse.js";
-import { NovaOSError } from "../errors/novaos-errors.js";
-import { connectionError } from "./http-errors.js";
+import { connectionError } from "./transport-failure.js";
 
 export function isEventStream(response: Response): boolean {
   return (response.headers.get("content-type") ?? "").toLowerCase().startsWith(SSE_MEDIA_TYPE);
@@ -64,7 +63,6 @@ export async function* readFrames(
       if (failed) throw failure;
     }
   } catch (e) {
-    if (e instanceof NovaOSError) throw e;
     if (e instanceof SseEventTooLargeError) throw new InvalidAgentResponseError(e.message, { cause: e });
     throw connectionError(e, response.url);
   } finally {

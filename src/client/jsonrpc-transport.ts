@@ -13,7 +13,7 @@ import { type JsonRpcId, jsonRpcRequestEnvelope, parseJsonRpcResponse } from "..
 import { encodeMessage } from "../a2a/protojson.js";
 import type { SseEvent } from "../a2a/sse.js";
 import { readJsonBody } from "./http-body.js";
-import { connectionError, errorFromHttpResponse } from "./http-errors.js";
+import { errorFromHttpResponse } from "./http-errors.js";
 import { isEventStream, parseEventJson, readFrames } from "./http-stream.js";
 import type { HttpTransportOptions } from "./http-transport-options.js";
 import { decodeFrame, decodeReply } from "./reply-decoding.js";
@@ -25,6 +25,7 @@ import type {
   TransportCall,
   UnaryMethod,
 } from "./transport.js";
+import { connectionError } from "./transport-failure.js";
 
 export class JsonRpcTransport implements ClientTransport {
   readonly binding = PROTOCOL_BINDING_JSONRPC;

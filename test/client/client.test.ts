@@ -1,4 +1,5 @@
 /** Client behaviour above the transports: construction, request building, headers, fallback, lifecycle. */
+import { getEventListeners } from "node:events";
 import { create, fromJson, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import { afterEach, describe, expect, it } from "vitest";
 import { AgentCardSchema, MessageSchema, TaskSchema } from "../../gen/a2a_pb.js";
@@ -307,6 +308,34 @@ describe("deadlines", () => {
 });
 
 describe("lifecycle", () => {
+  it("leaves no timer, listener or socket behind after calls, early exits and aborts", async () => {
+    server = await startHttpServer((req, res) => {
+      const body = JSON.parse(req.body);
+      if (body.method !== "SendStreamingMessage")
+        return sendJson(res, 200, { jsonrpc: "2.0", id: body.id, result: completed });
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write(
+        `data: ${JSON.stringify({ jsonrpc: "2.0", id: body.id, result: { task: { ...completed, status: { state: "TASK_STATE_WORKING" } } } })}\n\n`,
+      );
+    });
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
+    const before = timers();
+    const controller = new AbortController();
+    {
+      await using client = new Client({ baseUrl: server.url, timeoutMs: 60_000 });
+      for (let i = 0; i < 20; i++) {
+        await client.getTask("t1", { signal: controller.signal });
+        for await (const _ of client.sendStreamingMessage("go", { signal: controller.signal, timeoutMs: 60_000 }))
+          break;
+      }
+      expect(timers()).toBeLessThanOrEqual(before);
+      expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
+    }
+    await server.socketsClosed();
+    expect(server.requests.filter((r) => JSON.parse(r.body).method === "SendStreamingMessage")).toHaveLength(20);
+    await Promise.all(server.requests.map((r) => r.closed));
+  });
+
   it("await using closes the client's connections", async () => {
     server = await jsonRpcAgent();
     {
@@ -326,6 +355,20 @@ describe("lifecycle", () => {
     const error = await client.getTask("t1").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NovaOSError);
     expect(error).not.toBeInstanceOf(NovaOSConnectionError);
+  });
+
+  it("an SDK error thrown by the caller's fetch (a guard's refusal) reaches the caller as is", async () => {
+    const refusal = new NovaOSError("refused by the guard");
+    const direct: typeof fetch = async () => {
+      throw refusal;
+    };
+    const wrapped: typeof fetch = async () => {
+      throw new TypeError("fetch failed", { cause: refusal });
+    };
+    await using a = new Client({ baseUrl: "http://agent.example", fetch: direct });
+    await using b = new Client({ baseUrl: "http://agent.example", binding: "HTTP+JSON", fetch: wrapped });
+    await expect(a.getTask("t1")).rejects.toBe(refusal);
+    await expect(b.getTask("t1")).rejects.toBe(refusal);
   });
 
   it("a caller's fetch is used and left open", async () => {

@@ -20,6 +20,7 @@ import { Client } from "../../src/client/client.js";
 import {
   NovaOSAuthenticationError,
   NovaOSConnectionError,
+  NovaOSError,
   NovaOSRateLimitError,
 } from "../../src/errors/novaos-errors.js";
 
@@ -161,6 +162,45 @@ describe("gRPC calls", () => {
     server = undefined;
     await using client = new Client({ baseUrl: url, binding: "GRPC" });
     expect(await failure(client.getTask("t1"))).toBeInstanceOf(NovaOSConnectionError);
+  });
+
+  it("passes grpcNodeOptions to http2.connect (e.g. a guarded lookup)", async () => {
+    server = await startGrpcServer({ getTask: (request) => task(request.id) });
+    const port = new URL(server.url).port;
+    const looked: string[] = [];
+    await using client = new Client({
+      baseUrl: `http://agent.example.test:${port}`,
+      binding: "GRPC",
+      grpcNodeOptions: {
+        lookup: ((hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+          looked.push(hostname);
+          if (options.all) callback(null, [{ address: "127.0.0.1", family: 4 }]);
+          else callback(null, "127.0.0.1", 4);
+        }) as never,
+      },
+    });
+    expect((await client.getTask("t1")).id).toBe("t1");
+    expect(looked).toEqual(["agent.example.test"]);
+  });
+
+  it("a connect-time guard's own error reaches the caller as is; other local failures are connection errors", async () => {
+    server = await startGrpcServer({ getTask: (request) => task(request.id) });
+    const port = new URL(server.url).port;
+    const refusal = new NovaOSError("address refused by the guard");
+    const refusing = (error: Error) =>
+      ((_host: string, _options: unknown, callback: (e: Error) => void) => callback(error)) as never;
+    await using guarded = new Client({
+      baseUrl: `http://agent.example.test:${port}`,
+      binding: "GRPC",
+      grpcNodeOptions: { lookup: refusing(refusal) },
+    });
+    expect(await failure(guarded.getTask("t1"))).toBe(refusal);
+    await using broken = new Client({
+      baseUrl: `http://agent.example.test:${port}`,
+      binding: "GRPC",
+      grpcNodeOptions: { lookup: refusing(new TypeError("resolver exploded")) },
+    });
+    expect(await failure(broken.getTask("t1"))).toBeInstanceOf(NovaOSConnectionError);
   });
 
   it("close() closes the HTTP/2 connection", async () => {
