@@ -42,9 +42,9 @@ export interface NovaOSPayloadSet {
 
 const F = NovaOSMetadataSchema.field;
 
-/** A member of a payload object, under its JSON name or its proto name. */
+/** A member of a payload object, under its wire key. */
 function member(payload: JsonObject, field: DescField): unknown {
-  return payload[field.jsonName] ?? payload[field.name];
+  return payload[field.jsonName];
 }
 
 function decodeOr<S extends DescMessage>(schema: S, json: unknown): MessageShape<S> | undefined {
@@ -59,8 +59,8 @@ function decodeOr<S extends DescMessage>(schema: S, json: unknown): MessageShape
 function firstIn<T>(payloads: JsonObject[], field: DescField, read: (json: unknown) => T | undefined): T | undefined {
   for (const payload of payloads) {
     const value = member(payload, field);
-    const read_ = value === undefined ? undefined : read(value);
-    if (read_ !== undefined) return read_;
+    const found = value === undefined ? undefined : read(value);
+    if (found !== undefined) return found;
   }
   return undefined;
 }

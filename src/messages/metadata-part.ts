@@ -70,7 +70,7 @@ function partPayload(part: unknown): JsonObject | undefined {
   return undefined;
 }
 
-const MEMBER_KEYS: readonly string[] = NovaOSMetadataSchema.fields.flatMap((f) => [f.jsonName, f.name]);
+const MEMBER_KEYS: readonly string[] = NovaOSMetadataSchema.fields.map((f) => f.jsonName);
 
 /** The payloads of the tagged parts of anything with `parts` (message or artifact, generated or JSON). */
 function partPayloads(message: unknown): JsonObject[] {
