@@ -45,6 +45,7 @@ export class ToolsNotConfiguredError extends NovaOSError {
 export interface AgentExecutionContextInit<TTools> {
   readonly agentName: string;
   readonly message: Message;
+  readonly task: Task;
   readonly requestMetadata: JsonObject | undefined;
   readonly headers: HeadersLike;
   readonly taskId: string;
@@ -152,6 +153,14 @@ export class AgentExecutionContext<TTools = never> {
   /** The inbound A2A message (all its parts, not only the text). */
   get message(): Message {
     return this.#init.message;
+  }
+
+  /**
+   * The task as it stood when this execution started: a follow-up on a paused
+   * task reads the earlier turns here (its history ends with this message).
+   */
+  get task(): Task {
+    return this.#init.task;
   }
 
   /** The request's `metadata` map. */

@@ -236,6 +236,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
     const ctx = new AgentExecutionContext<unknown>({
       agentName: this.#options.agentName,
       message: inbound,
+      task: live.snapshot(),
       requestMetadata: request.metadata,
       headers: context.headers,
       taskId,

@@ -1,4 +1,21 @@
-/** The agent side: serving A2A. */
+/** The agent side: serving A2A, and the runtime pieces skills use (context variables, logging, pod context). */
+
+export { ContextVar, hasScope, LookupError, runInCopiedScope, runInNewScope } from "../runtime/context-var.js";
+export {
+  EXECUTION_TOKEN_ENV,
+  ExecutionContext,
+  type ExecutionContextFields,
+  NOVAOS_CONTEXT_HEADERS,
+} from "../runtime/execution-context.js";
+export {
+  type AgentLogFields,
+  type CreateLoggerOptions,
+  createLogger,
+  defaultLogger,
+  getAgentLogger,
+  type Logger,
+  type PiiMasker,
+} from "../runtime/logger.js";
 
 export {
   AgentBuilder,
@@ -47,6 +64,6 @@ export {
   type SkillStatus,
   taskStateForSkillStatus,
 } from "./skill-result.js";
-export { type RegisteredSkill, SKILL_ID_METADATA_KEY, type SkillOptions } from "./skills.js";
+export type { RegisteredSkill, SkillOptions } from "./skills.js";
 export { DEFAULT_MAX_TASKS, InMemoryTaskStore, type TaskStore } from "./task-store.js";
 export { type AddArtifactOptions, type StatusMessage, TaskSealedError, TaskUpdater } from "./task-updater.js";
