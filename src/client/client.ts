@@ -59,6 +59,7 @@ import { type CallOptions, CallScope } from "./call-options.js";
 import { type ClientConfig, type ResolvedClientConfig, resolveClientConfig } from "./client-config.js";
 import { createOwnedFetch, type OwnedFetch } from "./default-fetch.js";
 import { GrpcTransport } from "./grpc-transport.js";
+import { grpcDialUrl, isGrpcOnlyUrl } from "./grpc-url.js";
 import { HttpJsonTransport } from "./http-json-transport.js";
 import { type CallResult, type ClientCallInterceptor, createCallContext, runAfter, runBefore } from "./interceptors.js";
 import { interfaceAt, selectInterface, tenantFromCard } from "./interface-selection.js";
@@ -70,9 +71,12 @@ import type { ClientTransport, MethodInput, MethodOutput, StreamingMethod, Unary
 export const DEFAULT_TIMEOUT_MS = 300_000;
 
 export interface ClientOptions {
-  /** The interface URL: where the agent serves `binding`. */
+  /**
+   * The interface URL: where the agent serves `binding`. For gRPC also
+   * `grpc://host:port` or a bare `host:port` (cleartext) and `grpcs://` (TLS).
+   */
   baseUrl: string;
-  /** The binding spoken at `baseUrl`. Default: the card's interface at that URL, else JSON-RPC. */
+  /** The binding spoken at `baseUrl`. Default: the card's interface at that URL, else gRPC for a gRPC-only URL, else JSON-RPC. */
   binding?: ProtocolBinding;
   /** Sent on every request. Default: the tenant the card declares for this interface. */
   tenant?: string;
@@ -246,9 +250,18 @@ export class Client implements AsyncDisposable {
   }
 
   constructor(options: ClientOptions) {
+    const card = options.agentCard;
+    const binding =
+      options.binding ??
+      (card && interfaceAt(card, options.baseUrl)?.protocolBinding) ??
+      (isGrpcOnlyUrl(options.baseUrl) ? PROTOCOL_BINDING_GRPC : PROTOCOL_BINDING_JSONRPC);
+    if (!BINDINGS.includes(binding)) {
+      throw new RangeError(`binding must be one of ${BINDINGS.join(", ")}, got ${JSON.stringify(binding)}`);
+    }
+    const dialUrl = binding === PROTOCOL_BINDING_GRPC ? grpcDialUrl(options.baseUrl) : options.baseUrl;
     let url: URL;
     try {
-      url = new URL(options.baseUrl);
+      url = new URL(dialUrl);
     } catch {
       throw new RangeError(`baseUrl ${JSON.stringify(options.baseUrl)} is not a valid URL`);
     }
@@ -256,12 +269,6 @@ export class Client implements AsyncDisposable {
       throw new RangeError(`baseUrl must be an http(s) URL, got ${JSON.stringify(options.baseUrl)}`);
     }
     validateHostAllowed(url, options.allowedHosts);
-    const card = options.agentCard;
-    const binding =
-      options.binding ?? (card && interfaceAt(card, options.baseUrl)?.protocolBinding) ?? PROTOCOL_BINDING_JSONRPC;
-    if (!BINDINGS.includes(binding)) {
-      throw new RangeError(`binding must be one of ${BINDINGS.join(", ")}, got ${JSON.stringify(binding)}`);
-    }
     this.baseUrl = options.baseUrl;
     this.binding = binding as ProtocolBinding;
     this.agentCard = card;
@@ -276,7 +283,7 @@ export class Client implements AsyncDisposable {
     const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_BODY_BYTES;
     if (this.binding === PROTOCOL_BINDING_GRPC) {
       this.#transport = new GrpcTransport({
-        baseUrl: options.baseUrl,
+        baseUrl: dialUrl,
         nodeOptions: options.grpcNodeOptions,
         maxResponseBytes,
       });

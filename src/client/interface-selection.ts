@@ -35,13 +35,16 @@ export function selectInterface(
   return usable.find((i) => (bindings as readonly string[]).includes(i.protocolBinding));
 }
 
-/** URLs compare as parsed, without trailing slashes. */
+/** URLs compare as parsed, without trailing slashes; what does not parse (a bare gRPC target) compares as text. */
 export function sameUrl(a: string, b: string): boolean {
-  try {
-    return new URL(a).href.replace(/\/+$/, "") === new URL(b).href.replace(/\/+$/, "");
-  } catch {
-    return false;
-  }
+  const normal = (url: string) => {
+    try {
+      return new URL(url).href.replace(/\/+$/, "");
+    } catch {
+      return url.trim().replace(/\/+$/, "");
+    }
+  };
+  return normal(a) === normal(b);
 }
 
 /** The card's interface at `url` (the one of `binding` when several share it). */

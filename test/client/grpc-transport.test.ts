@@ -5,7 +5,7 @@ import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { Code, ConnectError, type ConnectRouter, type HandlerContext, type ServiceImpl } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { afterEach, describe, expect, it } from "vitest";
-import { A2AService, type StreamResponseSchema, TaskSchema } from "../../gen/a2a_pb.js";
+import { A2AService, AgentCardSchema, type StreamResponseSchema, TaskSchema } from "../../gen/a2a_pb.js";
 import { ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
 import {
   InternalError,
@@ -153,6 +153,22 @@ describe("gRPC calls", () => {
     });
     await using client = new Client({ baseUrl: server.url, binding: "GRPC" });
     expect(await failure(client.getTask("t1"))).toBeInstanceOf(ErrorClass);
+  });
+
+  it("dials a bare host:port and grpc:// target in cleartext, and infers gRPC from them", async () => {
+    server = await startGrpcServer({ getTask: (request) => task(request.id) });
+    const target = new URL(server.url).host;
+    await using bare = new Client({ baseUrl: target });
+    expect(bare.binding).toBe("GRPC");
+    expect((await bare.getTask("t1")).id).toBe("t1");
+    await using scheme = new Client({ baseUrl: `grpc://${target}` });
+    expect((await scheme.getTask("t2")).id).toBe("t2");
+    const card = create(AgentCardSchema, {
+      supportedInterfaces: [{ url: target, protocolBinding: "GRPC", protocolVersion: "1.0", tenant: "t" }],
+    });
+    await using fromCard = Client.fromAgentCard(card);
+    expect([fromCard.binding, fromCard.tenant]).toEqual(["GRPC", "t"]);
+    expect((await fromCard.getTask("t3")).id).toBe("t3");
   });
 
   it("an unreachable agent is a NovaOSConnectionError", async () => {
