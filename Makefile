@@ -8,9 +8,10 @@ BIN := node_modules/.bin
 
 .PHONY: generate check-generated test typecheck lint lint-openapi vitest conformance build bench demo clean
 
-node_modules/.installed: package.json package-lock.json
-	npm ci
-	@touch $@
+# Reinstalls only when the lock changes; the lock file serialises concurrent makes.
+node_modules/.installed: package-lock.json
+	@mkdir -p .cache
+	flock .cache/npm.lock sh -c '[ node_modules/.installed -nt package-lock.json ] || { npm ci && touch node_modules/.installed; }'
 
 ## make generate: stage the pinned A2A spec and regenerate gen/ (protobuf-es, bindings, OpenAPI types).
 generate: node_modules/.installed
@@ -47,6 +48,14 @@ build: node_modules/.installed
 	$(BIN)/tsdown
 	$(BIN)/publint --strict
 	$(BIN)/attw --pack . --profile node16
+
+## make demo: start the example agent on localhost, drive it through every A2A method, print what happened.
+demo: node_modules/.installed
+	$(BIN)/tsx examples/demo.ts
+
+## make bench: throughput against @a2a-js/sdk and a raw node:http ceiling, printed as one table of ratios.
+bench: node_modules/.installed
+	$(BIN)/tsx bench/run.ts
 
 clean:
 	rm -rf dist .cache coverage
