@@ -25,6 +25,7 @@ import type { HttpBinding } from "./http-exchange.js";
 import { createNodeListener, type NodeRequestListener } from "./node-adapter.js";
 import type { PushNotificationConfigStore } from "./push-config-store.js";
 import type { SecretSource } from "./secret-source.js";
+import { type AgentServer, type ListenOptions, listenAgent, servedInterfaces } from "./serve-agent.js";
 import { type RegisteredSkill, registeredSkill, type SkillOptions } from "./skills.js";
 import { InMemoryTaskStore, type TaskStore } from "./task-store.js";
 
@@ -152,8 +153,9 @@ export class AgentBuilder<TTools = never> {
     return this.extensions.declarations();
   }
 
-  /** The agent card content, for whoever publishes it. */
+  /** The agent card content, for whoever publishes it; without given interfaces, those `listen()` serves. */
   toAgentCard(options: AgentCardOptions = {}): AgentCard {
+    if (!options.supportedInterfaces) options = { ...options, supportedInterfaces: servedInterfaces(this) };
     return buildAgentCard(
       {
         name: this.name,
@@ -202,6 +204,14 @@ export class AgentBuilder<TTools = never> {
   fetchHandler(options: ServeOptions = {}): FetchHandler {
     const bindings = this.httpBindings(options);
     return createFetchHandler(() => bindings, { logger: this.logger });
+  }
+
+  /**
+   * Serves this agent on Node over JSON-RPC and HTTP+JSON (`port`) and, with
+   * `grpcPort`, gRPC (see serve-agent.ts).
+   */
+  listen(options: ListenOptions): Promise<AgentServer> {
+    return listenAgent(this, options);
   }
 
   /** A `node:http` listener serving the HTTP bindings (also Express middleware). */

@@ -7,6 +7,7 @@
 import type { AgentBuilder, ServeOptions } from "./agent-builder.js";
 import { AgentCardBinding } from "./agent-card.js";
 import type { HttpBinding } from "./http-exchange.js";
+import { HttpJsonBinding } from "./http-json/http-json-binding.js";
 import { JsonRpcBinding } from "./jsonrpc-binding.js";
 
 // biome-ignore lint/suspicious/noExplicitAny: any tools type serves alike.
@@ -14,6 +15,7 @@ export function agentHttpBindings(agent: AgentBuilder<any>, options: ServeOption
   const handler = agent.requestHandler();
   const protocols: HttpBinding[] = [
     new JsonRpcBinding(handler, { maxBodyBytes: agent.maxBodyBytes, logger: agent.logger }),
+    new HttpJsonBinding(handler, { maxBodyBytes: agent.maxBodyBytes, logger: agent.logger }),
   ];
   if (options.agentCard === false) return protocols;
   return [

@@ -75,7 +75,7 @@ describe("toAgentCard", () => {
 });
 
 describe("the served card", () => {
-  it("serves the card at /.well-known/agent-card.json with this server as the JSON-RPC interface", async () => {
+  it("serves the card at /.well-known/agent-card.json with this server as the JSON-RPC and HTTP+JSON interface", async () => {
     running = await serveAgent(agentWithSkills());
     const res = await fetch(`${running.url}.well-known/agent-card.json`);
     expect(res.status).toBe(200);
@@ -84,6 +84,7 @@ describe("the served card", () => {
     const card = await res.json();
     expect(card.supportedInterfaces).toEqual([
       { url: running.url, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+      { url: running.url, protocolBinding: "HTTP+JSON", protocolVersion: "1.0" },
     ]);
     expect(card.skills.map((s: { id: string }) => s.id)).toEqual(["greet", "sum"]);
 

@@ -1,0 +1,180 @@
+/**
+ * The Node entry point: one AgentBuilder served over all three A2A bindings.
+ * JSON-RPC, HTTP+JSON and the agent card share one HTTP/1.1 port; gRPC (with
+ * Connect and gRPC-Web) gets its own cleartext HTTP/2 port, since one
+ * cleartext port cannot speak both HTTP/1.1 and HTTP/2. Every binding serves
+ * the builder's one request handler, so they share tasks and stores.
+ *
+ * ```ts
+ * const server = await agent.listen({ port: 8000, grpcPort: 50051, host: "0.0.0.0" });
+ * ```
+ */
+import { once } from "node:events";
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
+import { create, type MessageInitShape } from "@bufbuild/protobuf";
+import { type AgentInterface, AgentInterfaceSchema } from "../../gen/a2a_pb.js";
+import { AGENT_CARD_PATH, PROTOCOL_BINDING_GRPC } from "../a2a/constants.js";
+import { A2A_PROTOCOL_VERSION } from "../a2a/version.js";
+import type { AgentBuilder } from "./agent-builder.js";
+import { AgentCardBinding, type AgentCardOptions } from "./agent-card.js";
+import { type GrpcServer, listenGrpc } from "./grpc/grpc-server.js";
+import type { HttpBinding } from "./http-exchange.js";
+import { createNodeListener } from "./node-adapter.js";
+
+type InterfaceInit = MessageInitShape<typeof AgentInterfaceSchema>;
+
+export interface ListenOptions {
+  /** The HTTP port: JSON-RPC at `/`, the HTTP+JSON routes, the agent card. 0 picks a free port. */
+  readonly port: number;
+  /** The gRPC port (also Connect and gRPC-Web). Without it gRPC is not served. 0 picks a free port. */
+  readonly grpcPort?: number;
+  /** The address both servers bind to. Default `127.0.0.1`; `0.0.0.0` or `::` to accept remote callers. */
+  readonly host?: string;
+  /**
+   * The URL callers reach the HTTP server at (behind a proxy or a load
+   * balancer). The card then names it, and its host with `grpcPort` for gRPC.
+   * Without it the served card names the URL each request came in on.
+   */
+  readonly publicUrl?: string;
+  /** The tenant every interface of the card carries; callers send it with each request (`/{tenant}/…`). */
+  readonly tenant?: string;
+  /** What the served card adds (description, provider, security…), or `false` to serve no card. */
+  readonly agentCard?: Omit<AgentCardOptions, "supportedInterfaces"> | false;
+  /** Also answer Connect and gRPC-Web on the gRPC port. Default true. */
+  readonly connect?: boolean;
+  readonly grpcWeb?: boolean;
+}
+
+/** A running agent. Closing it stops both servers; streams in flight detach (their tasks go on). */
+export interface AgentServer extends AsyncDisposable {
+  /** The HTTP interface URL: `publicUrl`, else `http://host:port/` (`localhost` for a wildcard host). */
+  readonly url: string;
+  /** The HTTP port this process listens on. */
+  readonly port: number;
+  /** The gRPC port this process listens on, when gRPC is served. */
+  readonly grpcPort: number | undefined;
+  /** The gRPC target (`host:port`) this process listens on, when gRPC is served. */
+  readonly grpcTarget: string | undefined;
+  /** The interfaces served, in the card's order of preference: JSON-RPC, HTTP+JSON, gRPC. */
+  readonly interfaces: readonly AgentInterface[];
+  close(): Promise<void>;
+}
+
+const WILDCARD_HOSTS = new Set(["0.0.0.0", "::", ""]);
+
+/** `host` as it goes into a URL authority (IPv6 in brackets). */
+function authority(host: string, port: number): string {
+  return `${host.includes(":") ? `[${host}]` : host}:${port}`;
+}
+
+/** Interfaces served right now, per agent, for `toAgentCard()`. */
+const servedByAgent = new WeakMap<object, Set<AgentServer>>();
+
+/** The interfaces of every server `agent` is running (none before `listen`). */
+// biome-ignore lint/suspicious/noExplicitAny: any tools type serves alike.
+export function servedInterfaces(agent: AgentBuilder<any>): AgentInterface[] {
+  return [...(servedByAgent.get(agent) ?? [])].flatMap((server) => server.interfaces);
+}
+
+/**
+ * The card's interfaces for an HTTP base URL: one per served HTTP binding,
+ * then gRPC on the same host name.
+ */
+function interfacesAt(
+  httpBindings: readonly HttpBinding[],
+  baseUrl: string,
+  grpcPort: number | undefined,
+  tenant: string,
+): AgentInterface[] {
+  const iface = (init: InterfaceInit) =>
+    create(AgentInterfaceSchema, { protocolVersion: A2A_PROTOCOL_VERSION, tenant, ...init });
+  const out = httpBindings.flatMap((b) =>
+    b.protocolBinding ? [iface({ url: baseUrl, protocolBinding: b.protocolBinding })] : [],
+  );
+  if (grpcPort !== undefined) {
+    out.push(
+      iface({
+        url: authority(new URL(baseUrl).hostname.replace(/^\[|\]$/g, ""), grpcPort),
+        protocolBinding: PROTOCOL_BINDING_GRPC,
+      }),
+    );
+  }
+  return out;
+}
+
+/** Serves `agent` over JSON-RPC, HTTP+JSON and, with `grpcPort`, gRPC. */
+// biome-ignore lint/suspicious/noExplicitAny: any tools type serves alike.
+export async function listenAgent(agent: AgentBuilder<any>, options: ListenOptions): Promise<AgentServer> {
+  const host = options.host ?? "127.0.0.1";
+  const tenant = options.tenant ?? "";
+  const publicUrl = options.publicUrl?.replace(/\/?$/, "/");
+  const protocols = agent.httpBindings({ agentCard: false });
+  const grpc: GrpcServer | undefined =
+    options.grpcPort === undefined
+      ? undefined
+      : await listenGrpc(agent.requestHandler(), {
+          port: options.grpcPort,
+          host,
+          logger: agent.logger,
+          ...(options.connect === undefined ? {} : { connect: options.connect }),
+          ...(options.grpcWeb === undefined ? {} : { grpcWeb: options.grpcWeb }),
+        });
+
+  // The served card names the URL a request came in on, unless a public URL is configured.
+  const cardOptions = options.agentCard;
+  const card: HttpBinding[] =
+    cardOptions === false
+      ? []
+      : [
+          {
+            handle: (request) => {
+              if (request.path !== AGENT_CARD_PATH) return Promise.resolve(undefined);
+              const baseUrl = publicUrl ?? request.baseUrl;
+              const supportedInterfaces = baseUrl ? interfacesAt(protocols, baseUrl, grpc?.port, tenant) : [];
+              return new AgentCardBinding(
+                (o) => agent.toAgentCard(o),
+                { ...cardOptions, supportedInterfaces },
+                () => protocols,
+              ).handle(request);
+            },
+          },
+        ];
+  const bindings = [...card, ...protocols];
+  const server = http.createServer(createNodeListener(() => bindings, { logger: agent.logger }));
+  server.listen(options.port, host);
+  try {
+    await once(server, "listening");
+  } catch (error) {
+    await grpc?.close();
+    throw error;
+  }
+  const { port } = server.address() as AddressInfo;
+  const advertised = WILDCARD_HOSTS.has(host) ? "localhost" : host;
+  const url = publicUrl ?? `http://${authority(advertised, port)}/`;
+
+  let closing: Promise<void> | undefined;
+  const running: AgentServer = {
+    url,
+    port,
+    grpcPort: grpc?.port,
+    grpcTarget: grpc ? authority(advertised, grpc.port) : undefined,
+    interfaces: interfacesAt(protocols, url, grpc?.port, tenant),
+    close: () => {
+      closing ??= (async () => {
+        servedByAgent.get(agent)?.delete(running);
+        const closed = once(server, "close");
+        server.close();
+        // Open streams would hold the server forever: they detach, their tasks go on.
+        server.closeAllConnections();
+        await Promise.all([closed, grpc?.close()]);
+      })();
+      return closing;
+    },
+    [Symbol.asyncDispose]: () => running.close(),
+  };
+  const served = servedByAgent.get(agent) ?? new Set<AgentServer>();
+  served.add(running);
+  servedByAgent.set(agent, served);
+  return running;
+}

@@ -1,0 +1,162 @@
+import { toJson } from "@bufbuild/protobuf";
+import { createClient } from "@connectrpc/connect";
+import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
+import { afterEach, describe, expect, it } from "vitest";
+import { A2AService, AgentInterfaceSchema } from "../../gen/a2a_pb.js";
+import { readSseEvents } from "../../src/a2a/sse.js";
+import { createLogger } from "../../src/runtime/logger.js";
+import { AgentBuilder } from "../../src/server/agent-builder.js";
+import type { AgentServer } from "../../src/server/serve-agent.js";
+
+const V1 = { "A2A-Version": "1.0" };
+const logger = createLogger({ level: "silent" });
+
+let running: AgentServer | undefined;
+const sessions: Http2SessionManager[] = [];
+afterEach(async () => {
+  for (const s of sessions.splice(0)) s.abort();
+  await running?.close();
+  running = undefined;
+});
+
+function grpcClient(target: string) {
+  const baseUrl = `http://${target}`;
+  const sessionManager = new Http2SessionManager(baseUrl);
+  sessions.push(sessionManager);
+  return createClient(A2AService, createGrpcTransport({ baseUrl, sessionManager }));
+}
+
+/** Resolvers of the `hold` skill's tasks, by task id, and a way to wait for the next one. */
+let held: { taskId: string; release: () => void } | undefined;
+let onHeld: () => void = () => undefined;
+
+function buildAgent(): AgentBuilder {
+  const agent = new AgentBuilder({ name: "served", logger });
+  agent.skill("hold", async (ctx) => {
+    await new Promise<void>((resolve) => {
+      held = { taskId: ctx.taskId, release: resolve };
+      onHeld();
+    });
+    return { output: "released" };
+  });
+  return agent;
+}
+
+const message = { messageId: "m-1", role: "ROLE_USER", parts: [{ text: "hi" }] };
+const interfacesOf = (server: AgentServer) => server.interfaces.map((i) => toJson(AgentInterfaceSchema, i));
+
+describe("agent.listen: one AgentBuilder over JSON-RPC, HTTP+JSON and gRPC", () => {
+  it("serves the three bindings from one handler and one store", async () => {
+    const agent = buildAgent();
+    running = await agent.listen({ port: 0, grpcPort: 0 });
+    expect(running.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    expect(running.grpcTarget).toMatch(/^127\.0\.0\.1:\d+$/);
+    const heldNow = new Promise<void>((resolve) => {
+      onHeld = resolve;
+    });
+    const sent = await fetch(`${running.url}message:send`, {
+      method: "POST",
+      headers: { ...V1, "content-type": "application/a2a+json" },
+      body: JSON.stringify({ message, configuration: { returnImmediately: true } }),
+    });
+    const { task } = await sent.json();
+    await heldNow;
+    // The task created over HTTP+JSON is visible over gRPC and JSON-RPC.
+    const viaGrpc = await grpcClient(running.grpcTarget!).getTask({ id: task.id }, { headers: V1 });
+    expect(viaGrpc.id).toBe(task.id);
+    const viaJsonRpc = await fetch(running.url, {
+      method: "POST",
+      headers: { ...V1, "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: task.id } }),
+    });
+    expect((await viaJsonRpc.json()).result.id).toBe(task.id);
+    held?.release();
+  });
+
+  it("lists the interfaces it serves, on the served card and in toAgentCard() while it runs", async () => {
+    const agent = buildAgent();
+    expect(agent.toAgentCard().supportedInterfaces).toEqual([]);
+    running = await agent.listen({ port: 0, grpcPort: 0, tenant: "acme" });
+    const expected = [
+      { url: running.url, protocolBinding: "JSONRPC", tenant: "acme", protocolVersion: "1.0" },
+      { url: running.url, protocolBinding: "HTTP+JSON", tenant: "acme", protocolVersion: "1.0" },
+      { url: running.grpcTarget, protocolBinding: "GRPC", tenant: "acme", protocolVersion: "1.0" },
+    ];
+    expect(interfacesOf(running)).toEqual(expected);
+    expect(agent.toAgentCard().supportedInterfaces.map((i) => toJson(AgentInterfaceSchema, i))).toEqual(expected);
+    const served = await (await fetch(`${running.url}.well-known/agent-card.json`)).json();
+    expect(served.supportedInterfaces).toEqual(expected);
+    await running.close();
+    expect(agent.toAgentCard().supportedInterfaces).toEqual([]);
+  });
+
+  it("names the host a request came in on in the served card, for the gRPC interface too", async () => {
+    running = await buildAgent().listen({ port: 0, grpcPort: 0, host: "0.0.0.0" });
+    const { port, grpcPort } = running;
+    expect(running.url).toBe(`http://localhost:${port}/`);
+    const served = await (await fetch(`http://127.0.0.1:${port}/.well-known/agent-card.json`)).json();
+    expect(served.supportedInterfaces.map((i: { url: string }) => i.url)).toEqual([
+      `http://127.0.0.1:${port}/`,
+      `http://127.0.0.1:${port}/`,
+      `127.0.0.1:${grpcPort}`,
+    ]);
+  });
+
+  it("names a configured public URL instead, and its host for gRPC", async () => {
+    running = await buildAgent().listen({ port: 0, grpcPort: 0, publicUrl: "https://agent.example.com/a2a" });
+    const expected = [
+      "https://agent.example.com/a2a/",
+      "https://agent.example.com/a2a/",
+      `agent.example.com:${running.grpcPort}`,
+    ];
+    expect(running.interfaces.map((i) => i.url)).toEqual(expected);
+    const served = await (await fetch(`http://127.0.0.1:${running.port}/.well-known/agent-card.json`)).json();
+    expect(served.supportedInterfaces.map((i: { url: string }) => i.url)).toEqual(expected);
+    expect(running.grpcTarget).toBe(`127.0.0.1:${running.grpcPort}`);
+  });
+
+  it("serves no gRPC without grpcPort, and no card with agentCard: false", async () => {
+    running = await buildAgent().listen({ port: 0, agentCard: false });
+    expect(running.grpcTarget).toBeUndefined();
+    expect(running.interfaces.map((i) => i.protocolBinding)).toEqual(["JSONRPC", "HTTP+JSON"]);
+    expect((await fetch(`${running.url}.well-known/agent-card.json`)).status).toBe(404);
+  });
+
+  it("closes with streams in flight: they detach and the task goes on", async () => {
+    const agent = buildAgent();
+    running = await agent.listen({ port: 0, grpcPort: 0 });
+    const heldNow = new Promise<void>((resolve) => {
+      onHeld = resolve;
+    });
+    const stream = await fetch(`${running.url}message:stream`, {
+      method: "POST",
+      headers: { ...V1, "content-type": "application/a2a+json" },
+      body: JSON.stringify({ message }),
+    });
+    const events = readSseEvents(stream.body!)[Symbol.asyncIterator]();
+    const first = JSON.parse((await events.next()).value!.data);
+    await heldNow;
+    const grpcStream = grpcClient(running.grpcTarget!)
+      .subscribeToTask({ id: first.task.id }, { headers: V1 })
+      [Symbol.asyncIterator]();
+    await grpcStream.next();
+    await running.close();
+    // The servers going away did not cancel the task: its skill finishes and the outcome is stored.
+    held?.release();
+    await agent.requestHandler().whenIdle();
+    running = await agent.listen({ port: 0 });
+    const reply = await fetch(running.url, {
+      method: "POST",
+      headers: { ...V1, "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: first.task.id } }),
+    });
+    expect((await reply.json()).result.status.state).toBe("TASK_STATE_COMPLETED");
+    await events.return?.();
+    await grpcStream.return?.();
+  });
+
+  it("refuses a port that is taken, without leaving the gRPC server behind", async () => {
+    running = await buildAgent().listen({ port: 0 });
+    await expect(buildAgent().listen({ port: running.port, grpcPort: 0 })).rejects.toThrow(/EADDRINUSE/);
+  });
+});
