@@ -6,7 +6,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { create } from "@bufbuild/protobuf";
+import { create, fromJson } from "@bufbuild/protobuf";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -201,5 +201,19 @@ describe.each(BINDINGS)("our Client → AgentBuilder over %s", (binding) => {
     expect(resumed.status?.state).toBe(TaskState.COMPLETED);
     expect(resumed.artifacts.at(-1)?.parts[0]?.content).toEqual({ case: "text", value: "approved with confirm (yes)" });
     expect(pendingInputRequests(resumed)).toEqual([]);
+  });
+});
+
+describe("our Client from the card our agent serves", () => {
+  it("fetches /.well-known/agent-card.json, picks its interface and calls it", async () => {
+    const response = await fetch(`${urls.JSONRPC}/.well-known/agent-card.json`);
+    const card = fromJson(AgentCardSchema, await response.json(), { ignoreUnknownFields: true });
+    expect(card.capabilities?.streaming).toBe(true);
+    await using c = Client.fromAgentCard(card);
+    expect(c.binding).toBe("JSONRPC");
+    const task = asTask(await c.sendMessage("hi", { skillId: "chat" }));
+    expect(task.status?.state).toBe(TaskState.COMPLETED);
+    const frames = await collect(c.sendStreamingMessage("go", { skillId: "stream" }));
+    expect(isLastFrame(frames.at(-1) as StreamResponse)).toBe(true);
   });
 });
