@@ -14,7 +14,7 @@ import { A2A_PROTOCOL_VERSION, A2A_VERSION_HEADER } from "../a2a/version.js";
 import type { AuthProvider } from "../client/auth.js";
 import { CallScope } from "../client/call-options.js";
 import { readBodyText } from "../client/http-body.js";
-import { connectionError } from "../client/http-errors.js";
+import { connectionError } from "../client/transport-failure.js";
 import { NovaOSValidationError } from "../errors/novaos-errors.js";
 import { platformHttpError } from "../platform/http-error.js";
 

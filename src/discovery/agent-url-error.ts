@@ -39,12 +39,3 @@ export class AgentUrlRejectedError extends NovaOSError {
     this.address = options.address;
   }
 }
-
-/** The guard's refusal inside a failed fetch (`TypeError: fetch failed` → cause → …), if that is what it was. */
-export function findAgentUrlRejection(error: unknown): AgentUrlRejectedError | undefined {
-  for (let e = error, depth = 0; e !== undefined && e !== null && depth < 8; depth++) {
-    if (e instanceof AgentUrlRejectedError) return e;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return undefined;
-}

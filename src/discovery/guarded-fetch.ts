@@ -13,8 +13,8 @@
 import type { LookupAddress, LookupAllOptions, LookupOneOptions } from "node:dns";
 import { isIP, type LookupFunction } from "node:net";
 import { Agent, buildConnector, fetch as undiciFetch } from "undici";
+import { findSdkError } from "../client/transport-failure.js";
 import { type AgentUrlPolicy, checkAddress, checkHostSuffix, resolveCheckedAddresses } from "./agent-url.js";
-import { findAgentUrlRejection } from "./agent-url-error.js";
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
@@ -88,7 +88,7 @@ export function createGuardedFetch(policy: AgentUrlPolicy, options: GuardedDispa
     try {
       return (await undiciFetch(input, { ...(init as object), dispatcher })) as unknown as Response;
     } catch (error) {
-      throw findAgentUrlRejection(error) ?? error;
+      throw findSdkError(error) ?? error;
     }
   };
   return {

@@ -38,7 +38,7 @@ export {
   type ValidatedAgentUrl,
   validateAgentUrl,
 } from "./agent-url.js";
-export { AgentUrlRejectedError, type AgentUrlRejection, findAgentUrlRejection } from "./agent-url-error.js";
+export { AgentUrlRejectedError, type AgentUrlRejection } from "./agent-url-error.js";
 export { type BlockedAddressCategory, blockedAddressCategory, isBlockedAddress } from "./blocked-addresses.js";
 export { type DiscoverAndConnectOptions, discoverAndConnect } from "./discover-and-connect.js";
 export {

@@ -22,7 +22,7 @@ import { readSseEvents, SseEventTooLargeError } from "../a2a/sse.js";
 import type { AuthProvider } from "../client/auth.js";
 import { CallScope } from "../client/call-options.js";
 import { createOwnedFetch, type OwnedFetch } from "../client/default-fetch.js";
-import { connectionError } from "../client/http-errors.js";
+import { connectionError } from "../client/transport-failure.js";
 import {
   NovaOSConnectionError,
   NovaOSError,
