@@ -6,75 +6,54 @@
  * so a later DNS answer or a redirect cannot take it somewhere else. The
  * guarded dispatcher belongs to the client and closes with it.
  */
-import {
-  PROTOCOL_BINDING_GRPC,
-  PROTOCOL_BINDING_HTTP_JSON,
-  PROTOCOL_BINDING_JSONRPC,
-  type ProtocolBinding,
-} from "../a2a/constants.js";
+import type { ProtocolBinding } from "../a2a/constants.js";
 import { Client, type ClientOptions } from "../client/client.js";
-import { type AgentUrlPolicy, type ValidatedAgentUrl, validateAgentUrl } from "./agent-url.js";
+import { type AgentUrlPolicy, validateAgentUrl } from "./agent-url.js";
 import { createGuardedFetch, createGuardedLookup } from "./guarded-fetch.js";
 
 /** Options a guarded client accepts: everything but what the URL's source decides. */
 export type GuardedClientOptions = Omit<ClientOptions, "baseUrl" | "binding" | "fetch">;
 
 export interface GuardedClientTarget {
-  /** The URL as published (a URL, or a bare `host:port` gRPC authority). */
+  /** The URL as published: an http(s) URL, or for gRPC also `grpc(s)://` or a bare `host:port`. */
   url: string;
-  /** The binding spoken there; default: gRPC for `grpc(s)://` and bare authorities, else JSON-RPC. */
+  /** The binding spoken there; default: the Client's inference from the URL (gRPC for a gRPC-only URL). */
   binding?: ProtocolBinding | undefined;
-}
-
-/** The binding a URL implies when its source does not say. */
-export function bindingForUrl(parsed: Pick<ValidatedAgentUrl, "scheme">): ProtocolBinding {
-  return parsed.scheme === undefined || parsed.scheme.startsWith("grpc")
-    ? PROTOCOL_BINDING_GRPC
-    : PROTOCOL_BINDING_JSONRPC;
-}
-
-/**
- * The URL the transport dials: `grpcs://` and bare `host:port` become
- * `https://` (TLS unless told otherwise), `grpc://` becomes `http://`
- * (cleartext HTTP/2); http(s) URLs are kept.
- */
-export function transportUrl(validated: ValidatedAgentUrl): string {
-  const { scheme, url } = validated;
-  if (scheme === "http" || scheme === "https") return url.trim();
-  const rest = scheme === undefined ? url.trim() : url.trim().slice(scheme.length + 3);
-  return `${scheme === "grpc" ? "http" : "https"}://${rest}`;
 }
 
 /**
  * Validates `target.url` against `policy` and builds a client on guarded
- * transports. Throws AgentUrlRejectedError before anything connects.
+ * transports: a guarded fetch for the HTTP bindings (closed with the client)
+ * and a guarded lookup for gRPC. How the URL is dialled (TLS or not, which
+ * binding a bare `host:port` means) is the Client's rule, the same as for any
+ * other client. Throws AgentUrlRejectedError before anything connects.
  */
 export async function createGuardedClient(
   target: GuardedClientTarget,
   policy: AgentUrlPolicy,
   options: GuardedClientOptions = {},
 ): Promise<Client> {
-  const validated = await validateAgentUrl(target.url, policy);
-  const binding = target.binding ?? bindingForUrl(validated);
+  await validateAgentUrl(target.url, policy);
   const connectPolicy: AgentUrlPolicy = {
     allowedHostSuffixes: policy.allowedHostSuffixes,
     allowPrivateIps: policy.allowPrivateIps,
     resolve: policy.resolve,
   };
-  const baseUrl = transportUrl(validated);
-  if (binding === PROTOCOL_BINDING_JSONRPC || binding === PROTOCOL_BINDING_HTTP_JSON) {
-    const guarded = createGuardedFetch(connectPolicy, { headersTimeout: 0, bodyTimeout: 0 });
-    try {
-      return new Client({ ...options, baseUrl, binding, fetch: guarded.fetch, onClose: guarded.close });
-    } catch (error) {
-      await guarded.close();
-      throw error;
-    }
+  const guarded = createGuardedFetch(connectPolicy, { headersTimeout: 0, bodyTimeout: 0 });
+  try {
+    return new Client({
+      ...options,
+      baseUrl: target.url.trim(),
+      ...(target.binding ? { binding: target.binding } : {}),
+      fetch: guarded.fetch,
+      grpcNodeOptions: { ...options.grpcNodeOptions, lookup: createGuardedLookup(connectPolicy) },
+      onClose: async () => {
+        await guarded.close();
+        await options.onClose?.();
+      },
+    });
+  } catch (error) {
+    await guarded.close();
+    throw error;
   }
-  return new Client({
-    ...options,
-    baseUrl,
-    binding,
-    grpcNodeOptions: { ...options.grpcNodeOptions, lookup: createGuardedLookup(connectPolicy) },
-  });
 }

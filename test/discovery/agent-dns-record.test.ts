@@ -102,23 +102,17 @@ describe("AgentDNSRecord.toClient", () => {
     }
   });
 
-  it("speaks gRPC to a bare host:port record and JSON-RPC to a URL", async () => {
+  it("speaks gRPC to a gRPC-only record URL and JSON-RPC to an http(s) one", async () => {
     const dns = fakeDns({ "joke.agents.example": "93.184.216.34" });
-    const grpc = keep(
-      await new AgentDNSRecord({ name: "g", url: "joke.agents.example:50051" }).toClient({ resolve: dns.resolve }),
-    );
-    expect([grpc.binding, grpc.baseUrl]).toEqual(["GRPC", "https://joke.agents.example:50051"]);
-    const plain = keep(
-      await new AgentDNSRecord({ name: "g", url: "grpc://joke.agents.example:50051" }).toClient({
-        resolve: dns.resolve,
-      }),
-    );
-    expect([plain.binding, plain.baseUrl]).toEqual(["GRPC", "http://joke.agents.example:50051"]);
-    const http = keep(
-      await new AgentDNSRecord({ name: "h", url: "https://joke.agents.example/a2a" }).toClient({
-        resolve: dns.resolve,
-      }),
-    );
-    expect([http.binding, http.baseUrl]).toEqual(["JSONRPC", "https://joke.agents.example/a2a"]);
+    for (const [url, binding] of [
+      ["joke.agents.example:50051", "GRPC"],
+      ["grpcs://joke.agents.example:50051", "GRPC"],
+      ["https://joke.agents.example/a2a", "JSONRPC"],
+    ]) {
+      const client = keep(
+        await new AgentDNSRecord({ name: "a", url: url as string }).toClient({ resolve: dns.resolve }),
+      );
+      expect([client.binding, client.baseUrl]).toEqual([binding, url]);
+    }
   });
 });

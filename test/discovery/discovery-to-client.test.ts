@@ -75,21 +75,24 @@ describe("AgentDiscoveryService.toClient", () => {
     expect((error as AgentUrlRejectedError).reason).toBe("blocked-address");
   });
 
-  it("validates a bare host:port gRPC interface and dials it over TLS", async () => {
-    const dns = fakeDns({ "agent.partner.test": PUBLIC });
+  it("validates a bare host:port gRPC interface, and guards the gRPC connection too", async () => {
+    const dns = fakeDns({ "agent.partner.test": { sequence: [PUBLIC, "127.0.0.1"] } });
     const { discovery } = await discover(agentCardJson(), dns);
     const client = keep(
       await discovery.toClient({ allowedHostSuffixes: ["partner.test"], config: { preferredBindings: ["GRPC"] } }),
     );
-    expect(client.binding).toBe("GRPC");
-    expect(client.baseUrl).toBe("https://agent.partner.test:50051");
-    expect(dns.lookups).toEqual(["agent.partner.test"]);
+    expect([client.binding, client.baseUrl]).toEqual(["GRPC", "agent.partner.test:50051"]);
+    // Validation saw a public address; the gRPC dial resolves again, gets loopback, and is refused.
+    const error = await rejection(client.getTask("t-1", { timeoutMs: 5_000 }));
+    expect(error).toBeInstanceOf(AgentUrlRejectedError);
+    expect(error).toMatchObject({ reason: "blocked-address", address: "127.0.0.1" });
+    expect(dns.lookups).toEqual(["agent.partner.test", "agent.partner.test"]);
 
     const loopback = await discover(agentCardJson(), fakeDns({ "agent.partner.test": "127.0.0.1" }));
-    const error = await rejection(
+    const refused = await rejection(
       loopback.discovery.toClient({ allowedHostSuffixes: ["partner.test"], config: { preferredBindings: ["GRPC"] } }),
     );
-    expect((error as AgentUrlRejectedError).reason).toBe("blocked-address");
+    expect((refused as AgentUrlRejectedError).reason).toBe("blocked-address");
   });
 
   it("refuses a card that offers no interface the client speaks", async () => {
