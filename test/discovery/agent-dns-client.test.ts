@@ -193,6 +193,13 @@ describe("AgentDNSClient (contract)", () => {
     expect(await rejection(pending)).toBe(reason);
   });
 
+  it("refuses a page without an agents list", async () => {
+    const server = await registry({ listAgents: () => ({ status: 200, body: { items: [] } }) });
+    expect(await rejection(names(dnsClient(server).listAgents()))).toBeInstanceOf(NovaOSDNSError);
+    // The contract server flags the reply too: the spec requires `agents`.
+    expect(server.violations).toHaveLength(1);
+  });
+
   it("stops on a page token the registry repeats", async () => {
     const server = await registry({
       listAgents: () => ({ status: 200, body: { agents: [REGISTRY[0]], next_page_token: "same" } }),

@@ -150,6 +150,24 @@ describe("GatewayClient.events", () => {
     expect(server?.requests).toHaveLength(1);
   });
 
+  it("refuses an event over the size cap without retrying it", async () => {
+    server = await startContractServer({
+      spec: "gateway.yaml",
+      bearerToken: TOKEN,
+      handlers: {
+        runEvents: ({ sse }) => {
+          sse().event({ type: "message.delta", payload: { content: "x".repeat(4096) } }, { id: "1" });
+          return undefined;
+        },
+      },
+    });
+    gateway = new GatewayClient({ baseUrl: server.url, auth: new BearerTokenAuth(TOKEN), maxSseEventBytes: 1024 });
+    const error = await rejection(collect(gateway.eventsWithReconnect("r1", { initialBackoffMs: 0 })));
+    expect(error).toBeInstanceOf(NovaOSServerError);
+    expect((error as NovaOSError).isRetryable).toBe(false);
+    expect(server.requests).toHaveLength(1);
+  });
+
   it("maps an unknown run to NovaOSValidationError and a bad token to NovaOSAuthenticationError", async () => {
     const { server } = await start(() => ({ status: 404, body: { error: "run_not_found" } }));
     expect(await rejection(collect(gateway!.events("r1")))).toBeInstanceOf(NovaOSValidationError);
