@@ -22,6 +22,8 @@ import { platformHttpError } from "../platform/http-error.js";
 export const DEFAULT_DISCOVERY_TIMEOUT_MS = 10_000;
 /** A card larger than this is refused: real cards are a few KiB, and the origin may be hostile. */
 export const DEFAULT_MAX_AGENT_CARD_BYTES = 1024 * 1024;
+/** Bytes of an error body read for its message; the rest is discarded. */
+const ERROR_BODY_BYTES = 64 * 1024;
 
 export interface AgentCardRequestOptions {
   /** The fetch to use (default: the global one). */
@@ -135,7 +137,7 @@ export async function requestAgentCard(
       return { notModified: true, cache };
     }
     if (!response.ok) {
-      const text = await readBodyText(response, 64 * 1024, { truncate: true }).catch(() => "");
+      const text = await readBodyText(response, ERROR_BODY_BYTES, { truncate: true }).catch(() => "");
       throw platformHttpError(response, parseJsonOrText(text), {
         operation: `GET ${cardUrl}`,
       });

@@ -79,11 +79,15 @@ export function parseAgentUrl(url: string): ParsedAgentUrl {
   if (parsed.username !== "" || parsed.password !== "") {
     reject("credentials", url, `Agent URL ${JSON.stringify(url)} must not carry credentials`);
   }
-  let hostname = parsed.hostname;
-  if (hostname.startsWith("[") && hostname.endsWith("]")) hostname = hostname.slice(1, -1);
-  hostname = hostname.replace(/\.$/, "");
+  const hostname = normalizeHostname(parsed.hostname);
   if (hostname === "" || rest === "") reject("unparseable", url, `Agent URL ${JSON.stringify(url)} has no host`);
   return { scheme, hostname, port: parsed.port === "" ? undefined : Number(parsed.port) };
+}
+
+/** A host as hosts are compared: lower-case, IPv6 without brackets, no trailing dot. */
+export function normalizeHostname(host: string): string {
+  const bare = host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
+  return bare.replace(/\.$/, "").toLowerCase();
 }
 
 /** Throws unless `hostname` (normalized) is covered by one of the suffixes; no suffixes means any host. */

@@ -14,18 +14,24 @@ import type { LookupAddress, LookupAllOptions, LookupOneOptions } from "node:dns
 import { isIP, type LookupFunction } from "node:net";
 import { Agent, buildConnector, fetch as undiciFetch } from "undici";
 import { findSdkError } from "../client/transport-failure.js";
-import { type AgentUrlPolicy, checkAddress, checkHostSuffix, resolveCheckedAddresses } from "./agent-url.js";
+import {
+  type AgentUrlPolicy,
+  checkAddress,
+  checkHostSuffix,
+  normalizeHostname,
+  resolveCheckedAddresses,
+} from "./agent-url.js";
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 /** A `net.connect` / `tls.connect` / `http2.connect` `lookup` that refuses what the policy refuses. */
 export function createGuardedLookup(policy: AgentUrlPolicy): LookupFunction {
-  const guarded = (hostname: string, options: LookupOneOptions | LookupAllOptions, callback: LookupCallback) => {
-    const url = hostname;
+  const guarded = (host: string, options: LookupOneOptions | LookupAllOptions, callback: LookupCallback) => {
+    const hostname = normalizeHostname(host);
     Promise.resolve()
       .then(() => {
-        checkHostSuffix(hostname, policy.allowedHostSuffixes, url);
-        return resolveCheckedAddresses(hostname, policy, url);
+        checkHostSuffix(hostname, policy.allowedHostSuffixes, host);
+        return resolveCheckedAddresses(hostname, policy, host);
       })
       .then(
         (all) => {
@@ -54,11 +60,11 @@ export function createGuardedDispatcher(policy: AgentUrlPolicy, options: Guarded
   return new Agent({
     ...options,
     connect(opts, callback) {
-      const { hostname } = opts;
+      const hostname = normalizeHostname(opts.hostname);
       const url = `${opts.protocol}//${opts.host}`;
       try {
         // net.connect skips `lookup` for IP literals, so those are checked here.
-        checkHostSuffix(hostname.replace(/\.$/, "").toLowerCase(), policy.allowedHostSuffixes, url);
+        checkHostSuffix(hostname, policy.allowedHostSuffixes, url);
         if (isIP(hostname) && !policy.allowPrivateIps) checkAddress(hostname, hostname, url);
       } catch (error) {
         callback(error as Error, null);
