@@ -35,7 +35,7 @@ export interface BindingDriver {
 }
 
 /** Canonical ProtoJSON of `schema` (REQUIRED zeros included), whatever wire it came from. */
-function canonical(schema: DescMessage, json: unknown): JsonObject {
+export function canonical(schema: DescMessage, json: unknown): JsonObject {
   return encodeMessage(schema, fromJson(schema, json as JsonValue, { ignoreUnknownFields: true })) as JsonObject;
 }
 
