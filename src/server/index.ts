@@ -43,9 +43,19 @@ export { customHeaders, isSafeCustomHeaderName } from "./custom-headers.js";
 export { EventQueue, Subscription } from "./event-queue.js";
 export type { OutputMasker, SkillHandler } from "./execution.js";
 export { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from "./fetch-adapter.js";
+export {
+  createGrpcNodeHandler,
+  type GrpcHandlerOptions,
+  type GrpcListenOptions,
+  type GrpcNodeHandler,
+  type GrpcServer,
+  listenGrpc,
+} from "./grpc/grpc-server.js";
+export { type A2AServiceImplOptions, a2aGrpcRoutes, createA2AServiceImpl } from "./grpc/grpc-service.js";
 export { agentHttpBindings } from "./http-bindings.js";
 export type { HttpBinding, HttpBodyReply, HttpReply, HttpRequestLike, HttpStreamReply } from "./http-exchange.js";
 export { BodyTooLargeError } from "./http-exchange.js";
+export { HttpJsonBinding, type HttpJsonBindingOptions } from "./http-json/http-json-binding.js";
 export { JsonRpcBinding, type JsonRpcBindingOptions } from "./jsonrpc-binding.js";
 export { DEFAULT_LIST_PAGE_SIZE, MAX_LIST_PAGE_SIZE } from "./list-tasks.js";
 export { createNodeListener, type NodeListenerOptions, type NodeRequestListener } from "./node-adapter.js";
@@ -57,6 +67,7 @@ export {
 export type { A2AHandlerMethod, A2ARequestHandler } from "./request-handler.js";
 export { handlerMethodName } from "./request-handler.js";
 export type { SecretCallInfo, SecretSource } from "./secret-source.js";
+export type { AgentServer, ListenOptions } from "./serve-agent.js";
 export {
   describeException,
   SKILL_STATUS_TO_TASK_STATE,

@@ -155,6 +155,14 @@ describe("agent.listen: one AgentBuilder over JSON-RPC, HTTP+JSON and gRPC", () 
     await grpcStream.return?.();
   });
 
+  it("is reachable from the package entry point, with the gRPC and HTTP+JSON building blocks", async () => {
+    const sdk = await import("../../src/index.js");
+    for (const name of ["listenGrpc", "createGrpcNodeHandler", "a2aGrpcRoutes", "createA2AServiceImpl", "HttpJsonBinding"]) {
+      expect(typeof (sdk as Record<string, unknown>)[name], name).toBe("function");
+    }
+    expect(typeof new sdk.AgentBuilder({ name: "x", logger }).listen).toBe("function");
+  });
+
   it("refuses a port that is taken, without leaving the gRPC server behind", async () => {
     running = await buildAgent().listen({ port: 0 });
     await expect(buildAgent().listen({ port: running.port, grpcPort: 0 })).rejects.toThrow(/EADDRINUSE/);

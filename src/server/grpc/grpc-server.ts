@@ -10,8 +10,8 @@ import { DEFAULT_MAX_BODY_BYTES } from "../../a2a/jsonrpc.js";
 import type { A2ARequestHandler } from "../request-handler.js";
 import { type A2AServiceImplOptions, a2aGrpcRoutes } from "./grpc-service.js";
 
-/** connect-node's `(req, res)` handler type (not exported by name). */
-export type NodeHandlerFn = ReturnType<typeof connectNodeAdapter>;
+/** A `(req, res)` handler for `node:http2` (connect-node's, whose type it does not export by name). */
+export type GrpcNodeHandler = ReturnType<typeof connectNodeAdapter>;
 
 export interface GrpcHandlerOptions extends A2AServiceImplOptions {
   /** Largest request message accepted (RESOURCE_EXHAUSTED beyond). Default 10 MiB, as the HTTP bindings. */
@@ -25,7 +25,7 @@ export interface GrpcHandlerOptions extends A2AServiceImplOptions {
 }
 
 /** A `(req, res)` handler for `node:http2` (or `node:http`, for Connect and gRPC-Web) serving `A2AService`. */
-export function createGrpcNodeHandler(handler: A2ARequestHandler, options: GrpcHandlerOptions = {}): NodeHandlerFn {
+export function createGrpcNodeHandler(handler: A2ARequestHandler, options: GrpcHandlerOptions = {}): GrpcNodeHandler {
   const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_BODY_BYTES;
   return connectNodeAdapter({
     routes: a2aGrpcRoutes(handler, options),
