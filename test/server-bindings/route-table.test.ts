@@ -27,9 +27,13 @@ describe("HTTP+JSON route table", () => {
     }
   });
 
-  it("only meets route bodies it can map (`*` or none); a spec bump adding another fails here", () => {
-    const bodies = new Set(a2aBindingList.flatMap((b) => httpRoutesOf(b).map((r) => r.body)));
-    expect([...bodies].sort()).toEqual(["", "*"]);
+  it("only meets what the binding maps: bodies `*` or none, variables bound to top-level fields", () => {
+    // A spec bump that adds another body mapping or a nested path variable fails here first.
+    const routes = a2aBindingList.flatMap((b) => httpRoutesOf(b));
+    expect([...new Set(routes.map((r) => r.body))].sort()).toEqual(["", "*"]);
+    for (const route of routes) {
+      for (const segment of route.segments) if ("variable" in segment) expect(segment.jsonPath).toHaveLength(1);
+    }
   });
 
   it("takes GET and POST for :subscribe (proto vs §5.3 text)", () => {

@@ -63,19 +63,12 @@ export async function decodeRouteRequest(
   const json = fromBody
     ? await bodyJson(request, maxBodyBytes)
     : queryToJson(schema, request.query, new Set(match.variables.map(([path]) => path[0] as string)));
-  for (const [path, raw] of match.variables) {
-    const name = path.join(".");
-    let target = json;
-    for (const key of path.slice(0, -1)) {
-      const next = target[key];
-      if (!isObject(next)) target[key] = {};
-      target = target[key] as JsonObject;
-    }
-    const leaf = path[path.length - 1] as string;
+  // Every path variable of the table binds a top-level field (route-table.test.ts checks it).
+  for (const [[name = ""], raw] of match.variables) {
     // The body may name the field by its proto name; the path value replaces it.
-    const field = path.length === 1 ? fieldNamed(schema, leaf) : undefined;
-    if (field) delete target[field.name];
-    target[leaf] = decodeVariable(raw, name);
+    const field = fieldNamed(schema, name);
+    if (field) delete json[field.name];
+    json[name] = decodeVariable(raw, name);
   }
   return decodeMessage(schema, json);
 }
