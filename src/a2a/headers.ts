@@ -25,12 +25,29 @@ export function* headerEntries(headers: HeadersLike | null | undefined): Generat
   }
 }
 
-/** Every value of the header `name`, one per header line, in order. */
+/**
+ * Every value of the header `name`, one per header line, in order. Fetch
+ * `Headers` already join repeated lines (their iteration does too). Looked up
+ * directly where the shape allows: servers read a dozen headers per request.
+ */
 export function headerValues(headers: HeadersLike | null | undefined, name: string): string[] {
+  if (!headers) return [];
   const wanted = name.toLowerCase();
+  if (headers instanceof Headers) {
+    const value = headers.get(wanted);
+    return value === null ? [] : [value];
+  }
   const out: string[] = [];
-  for (const [key, value] of headerEntries(headers)) {
-    if (key.toLowerCase() === wanted) out.push(value);
+  if (Symbol.iterator in headers) {
+    for (const [key, value] of headerEntries(headers)) if (key.toLowerCase() === wanted) out.push(value);
+    return out;
+  }
+  const record = headers as Readonly<Record<string, string | readonly string[] | undefined>>;
+  for (const key in record) {
+    if (key !== wanted && key.toLowerCase() !== wanted) continue;
+    const value = record[key];
+    if (typeof value === "string") out.push(value);
+    else if (Array.isArray(value)) out.push(...value);
   }
   return out;
 }
