@@ -10,6 +10,11 @@
  * work while a `ContextVar.set()` inside it stays visible to the caller
  * afterwards (harness rule 6). `AsyncLocalStorage.run` alone gives isolation
  * but not the copy-back.
+ *
+ * A process that never creates a ContextVar pays nothing: until the first
+ * one exists, `runInCopiedScope` just calls its function, and async context
+ * tracking (which costs on every promise) is never switched on. Create
+ * ContextVars at module scope, before the work that uses them starts.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 
@@ -18,6 +23,8 @@ type Scope = Map<ContextVar<unknown>, unknown>;
 const storage = new AsyncLocalStorage<Scope>();
 /** Values set outside any scope (startup code) land here, like Python's root context. */
 const rootScope: Scope = new Map();
+/** Whether any ContextVar exists; until then there is nothing to isolate or copy back. */
+let inUse = false;
 
 function currentScope(): Scope {
   return storage.getStore() ?? rootScope;
@@ -30,6 +37,7 @@ export class ContextVar<T> {
   readonly #hasDefault: boolean;
 
   constructor(name: string, options: { default?: T } = {}) {
+    inUse = true;
     this.name = name;
     this.#hasDefault = Object.hasOwn(options, "default");
     this.#default = options.default;
@@ -83,15 +91,20 @@ export function hasScope(): boolean {
  * it settles), every value of that copy is copied back onto the current scope,
  * before anyone awaiting the returned promise resumes. A caller may also stop
  * waiting (a preempted skill): the copy-back still happens when `fn` settles.
+ * Outside any scope there is nothing to copy back onto: values set inside stay
+ * inside, so concurrent work never leaks values into the shared root.
  * Deleting a value inside is not copied back, as with Python's `contextvars`.
  */
 export function runInCopiedScope<R>(fn: () => R | PromiseLike<R>): Promise<Awaited<R>> {
-  const outer = currentScope();
-  const inner: Scope = new Map(outer);
+  if (!inUse) return (async () => fn())() as Promise<Awaited<R>>;
+  const outer = storage.getStore();
+  const inner: Scope = new Map(outer ?? rootScope);
   const settled = (async () => storage.run(inner, fn))();
-  const copyBack = () => {
-    for (const [variable, value] of inner) outer.set(variable, value);
-  };
-  settled.then(copyBack, copyBack);
+  if (outer) {
+    const copyBack = () => {
+      for (const [variable, value] of inner) outer.set(variable, value);
+    };
+    settled.then(copyBack, copyBack);
+  }
   return settled as Promise<Awaited<R>>;
 }

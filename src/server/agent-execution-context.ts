@@ -15,7 +15,7 @@ import type { HeadersLike } from "../a2a/headers.js";
 import { headerValue } from "../a2a/headers.js";
 import { NovaOSError, SecretNotDeliveredError } from "../errors/novaos-errors.js";
 import type { PlatformContext } from "../messages/platform-context.js";
-import type { ExecutionContext } from "../runtime/execution-context.js";
+import { ExecutionContext } from "../runtime/execution-context.js";
 import { getAgentLogger, type Logger } from "../runtime/logger.js";
 import { raceSignal } from "./cancellation.js";
 import { customHeaders } from "./custom-headers.js";
@@ -52,9 +52,9 @@ export interface AgentExecutionContextInit<TTools> {
   readonly contextId: string;
   readonly extensions: ExtensionActivation;
   readonly taskUpdater: TaskUpdater;
-  readonly signal: AbortSignal;
+  /** The execution's preemption: `cancelled` is set once it is preempted; `signal` is made on demand. */
+  readonly cancellation: { readonly signal: AbortSignal; readonly cancelled: Error | undefined };
   readonly platform: PlatformContext | undefined;
-  readonly pod: ExecutionContext;
   readonly acceptedOutputModes: readonly string[];
   readonly referencedTasks: readonly Task[];
   readonly unresolvedReferenceTaskIds: readonly string[];
@@ -68,6 +68,7 @@ export class AgentExecutionContext<TTools = never> {
   #logger: Logger | undefined;
   #tools: { value: TTools } | undefined;
   #customHeaders: Record<string, string> | undefined;
+  #pod: ExecutionContext | undefined;
 
   /** @internal Built by the harness. */
   constructor(init: AgentExecutionContextInit<TTools>) {
@@ -86,7 +87,7 @@ export class AgentExecutionContext<TTools = never> {
 
   /** The NovaOS run this execution belongs to; "" when unknown. Do not dedupe on it (HITL continuations reuse it). */
   get runId(): string {
-    return this.#init.platform?.runId || this.#init.pod.runId || "";
+    return this.#init.platform?.runId || this.executionContext.runId || "";
   }
 
   /** Stable across retries of one logical execution: dedupe side effects on this. "" when none was sent. */
@@ -95,19 +96,19 @@ export class AgentExecutionContext<TTools = never> {
   }
 
   get tenantId(): string {
-    return this.#init.pod.tenantId || this.#init.platform?.tenantId || "";
+    return this.executionContext.tenantId || this.#init.platform?.tenantId || "";
   }
 
   get userId(): string {
-    return this.#init.pod.userId || this.#init.platform?.userId || "";
+    return this.executionContext.userId || this.#init.platform?.userId || "";
   }
 
   get agentId(): string {
-    return this.#init.pod.agentId || this.#init.platform?.agentId || "";
+    return this.executionContext.agentId || this.#init.platform?.agentId || "";
   }
 
   get instanceId(): string {
-    return this.#init.pod.instanceId || this.#init.platform?.instanceId || "";
+    return this.executionContext.instanceId || this.#init.platform?.instanceId || "";
   }
 
   get threadId(): string {
@@ -147,7 +148,8 @@ export class AgentExecutionContext<TTools = never> {
 
   /** The auth-proxy's view of the call (`X-NovaOS-*` headers and the execution token). */
   get executionContext(): ExecutionContext {
-    return this.#init.pod;
+    this.#pod ??= ExecutionContext.fromHeaders(this.#init.headers);
+    return this.#pod;
   }
 
   /** The inbound A2A message (all its parts, not only the text). */
@@ -201,16 +203,17 @@ export class AgentExecutionContext<TTools = never> {
 
   /** Aborts (with a `CancelledError`) when CancelTask or a newer message preempts this execution. */
   get signal(): AbortSignal {
-    return this.#init.signal;
+    return this.#init.cancellation.signal;
   }
 
   get isCancelled(): boolean {
-    return this.#init.signal.aborted;
+    return this.#init.cancellation.cancelled !== undefined;
   }
 
   /** Throws the `CancelledError` once preempted: poll it in loops that do not await. */
   throwIfCancelled(): void {
-    this.#init.signal.throwIfAborted();
+    const cancelled = this.#init.cancellation.cancelled;
+    if (cancelled) throw cancelled;
   }
 
   /** JSON lines bound to this execution's `run_id`, `agent_id`, `tenant_id` and task. */
@@ -251,7 +254,7 @@ export class AgentExecutionContext<TTools = never> {
     this.throwIfCancelled();
     const source = this.#init.secrets;
     const call = this.#secretCall();
-    const value = source ? await raceSignal(source.getSecret(name, call), this.#init.signal) : undefined;
+    const value = source ? await raceSignal(source.getSecret(name, call), this.signal) : undefined;
     if (value !== undefined) return value;
     if (options && Object.hasOwn(options, "default")) return options.default;
     const delivered = source ? [...source.deliveredNames(call)].sort() : [];

@@ -47,7 +47,7 @@ import {
   TaskNotFoundError,
   UnsupportedOperationError,
 } from "../a2a/errors.js";
-import type { ExtensionActivation, ExtensionRegistry } from "../a2a/extensions.js";
+import { ExtensionActivation, type ExtensionRegistry } from "../a2a/extensions.js";
 import { A2A_EXTENSIONS_HEADER } from "../a2a/extensions-header.js";
 import { headerValue } from "../a2a/headers.js";
 import { invalidParams } from "../a2a/protojson.js";
@@ -55,7 +55,7 @@ import { frameState } from "../a2a/stream-frame.js";
 import { isTerminalState } from "../a2a/task-state.js";
 import { checkVersion, requestedVersion } from "../a2a/version.js";
 import { readPlatformContext } from "../messages/platform-context.js";
-import { ExecutionContext, NOVAOS_CONTEXT_HEADERS } from "../runtime/execution-context.js";
+import { NOVAOS_CONTEXT_HEADERS } from "../runtime/execution-context.js";
 import type { Logger } from "../runtime/logger.js";
 import { AgentExecutionContext, type ToolsFactory } from "./agent-execution-context.js";
 import type { ServerCallContext } from "./call-context.js";
@@ -99,7 +99,12 @@ export const DEFAULT_PUSH_CONFIG_PAGE_SIZE = 100;
 
 type Accepted =
   | { readonly kind: "answered"; readonly task: Task }
-  | { readonly kind: "started"; readonly execution: Execution; readonly snapshot: Task };
+  | { readonly kind: "started"; readonly execution: Execution; readonly snapshot: Task | undefined };
+
+const NO_REFERENCES: { resolved: Task[]; unresolved: string[] } = Object.freeze({
+  resolved: Object.freeze([]) as unknown as Task[],
+  unresolved: Object.freeze([]) as unknown as string[],
+});
 
 const streamFrame = (payload: StreamResponse["payload"]): StreamResponse => create(StreamResponseSchema, { payload });
 
@@ -107,12 +112,6 @@ const streamFrame = (payload: StreamResponse["payload"]): StreamResponse => crea
 function isTerminalFrame(frame: StreamResponse): boolean {
   const state = frameState(frame);
   return state !== undefined && isTerminalState(state);
-}
-
-/** True for a frame a blocking SendMessage returns on: terminal or interrupted (spec §3.2.2). */
-function settlesBlockingCall(frame: StreamResponse): boolean {
-  const state = frameState(frame);
-  return state !== undefined && state !== TaskState.SUBMITTED && state !== TaskState.WORKING;
 }
 
 function taskNotFound(taskId: string): TaskNotFoundError {
@@ -127,6 +126,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
   /** The tasks with something happening to them right now. */
   readonly liveTasks = new LiveTasks();
   readonly #options: AgentRequestHandlerOptions;
+  #noExtensions: ExtensionActivation | undefined;
 
   constructor(options: AgentRequestHandlerOptions) {
     this.#options = options;
@@ -147,8 +147,8 @@ export class AgentRequestHandler implements A2ARequestHandler {
     const historyLength = request.configuration?.historyLength;
     if (accepted.kind === "started") {
       const { execution } = accepted;
-      if (request.configuration?.returnImmediately) execution.requestEvents.cancel();
-      else await untilSettled(execution.requestEvents, context.signal);
+      // A caller that hangs up meanwhile changes nothing: the wait ends with the run at the latest.
+      if (!request.configuration?.returnImmediately) await execution.settled;
     }
     const task = accepted.kind === "started" ? accepted.execution.live.snapshot() : accepted.task;
     return create(SendMessageResponseSchema, { payload: { case: "task", value: taskView(task, { historyLength }) } });
@@ -161,7 +161,8 @@ export class AgentRequestHandler implements A2ARequestHandler {
       return;
     }
     const historyLength = request.configuration?.historyLength;
-    yield* streamTask(taskView(accepted.snapshot, { historyLength }), accepted.execution.requestEvents, context.signal);
+    const events = accepted.execution.requestEvents as Subscription<StreamResponse>;
+    yield* streamTask(taskView(accepted.snapshot as Task, { historyLength }), events, context.signal);
   }
 
   /**
@@ -178,10 +179,14 @@ export class AgentRequestHandler implements A2ARequestHandler {
     const { taskStore, pushNotificationStore } = this.#options;
     const scope = scopeOf(request.tenant, context);
     const platform = readPlatformContext(message.metadata, request.metadata);
-    const pod = ExecutionContext.fromHeaders(context.headers);
+    const podRunId = headerValue(context.headers, NOVAOS_CONTEXT_HEADERS.runId)?.trim();
 
-    const taskId = message.taskId || platform?.runId || pod.runId || crypto.randomUUID();
-    const existing = this.liveTasks.get(taskId, scope)?.task ?? (await taskStore.get(taskId, scope));
+    const named = message.taskId || platform?.runId || podRunId;
+    const taskId = named || crypto.randomUUID();
+    // A fresh id names no task: only a given or run-seeded id is looked up.
+    const existing = named
+      ? (this.liveTasks.get(taskId, scope)?.task ?? (await taskStore.get(taskId, scope)))
+      : undefined;
     if (message.taskId && !existing) throw taskNotFound(taskId);
     if (existing) checkAcceptsMessages(existing, message);
     const contextId = existing?.contextId || message.contextId || crypto.randomUUID();
@@ -193,7 +198,10 @@ export class AgentRequestHandler implements A2ARequestHandler {
     const route = routeSkill(this.#options.skills, message, platform);
     if ("skill" in route)
       this.#checkContentTypes(route.skill, message, request.configuration?.acceptedOutputModes ?? []);
-    const references = await this.#resolveReferences(message.referenceTaskIds, contextId, scope);
+    const references =
+      message.referenceTaskIds.length === 0
+        ? NO_REFERENCES
+        : await this.#resolveReferences(message.referenceTaskIds, contextId, scope);
 
     if (pushConfig && pushNotificationStore) {
       await pushNotificationStore.save(
@@ -231,8 +239,9 @@ export class AgentRequestHandler implements A2ARequestHandler {
       skillId: route.skill.card.id,
       logger: this.#options.logger,
       masker: this.#options.masker,
+      stream: streaming,
     });
-    const snapshot = live.snapshot();
+    const snapshot = streaming ? live.snapshot() : undefined;
     const ctx = new AgentExecutionContext<unknown>({
       agentName: this.#options.agentName,
       message: inbound,
@@ -243,9 +252,8 @@ export class AgentRequestHandler implements A2ARequestHandler {
       contextId,
       extensions: activation,
       taskUpdater: execution.updater,
-      signal: execution.signal,
+      cancellation: execution,
       platform,
-      pod,
       acceptedOutputModes: request.configuration?.acceptedOutputModes ?? [],
       referencedTasks: references.resolved,
       unresolvedReferenceTaskIds: references.unresolved,
@@ -253,8 +261,8 @@ export class AgentRequestHandler implements A2ARequestHandler {
       secrets: this.#options.secrets,
       tools: this.#options.tools,
     });
+    // Starting writes WORKING, which stores the task.
     execution.start(route.skill.handler, ctx, inputText(message));
-    this.#logFailure(live.persist(), taskId);
     return { kind: "started", execution, snapshot };
   }
 
@@ -476,7 +484,13 @@ export class AgentRequestHandler implements A2ARequestHandler {
   #negotiate(context: ServerCallContext, ...metadata: (JsonObject | undefined)[]): ExtensionActivation {
     const versionError = checkVersion(requestedVersion(context.headers));
     if (versionError) throw versionError;
-    const activation = this.#options.extensions.activate(context.headers, ...metadata);
+    const { extensions } = this.#options;
+    // Nothing asked for and nothing required: every request of such an agent negotiates to the same empty result.
+    if (headerValue(context.headers, A2A_EXTENSIONS_HEADER) === undefined && extensions.requiredUris.length === 0) {
+      this.#noExtensions ??= new ExtensionActivation({ registry: extensions });
+      return this.#noExtensions;
+    }
+    const activation = extensions.activate(context.headers, ...metadata);
     const unmet = activation.unmetRequirementReason();
     if (unmet) {
       throw new ExtensionSupportRequiredError(unmet, { metadata: { extensions: activation.unmetRequired.join(",") } });
@@ -581,21 +595,6 @@ async function* streamTask(
         yield frame;
         if (isTerminalFrame(frame)) return;
       }
-    }
-  } finally {
-    signal.removeEventListener("abort", leave);
-    events.cancel();
-  }
-}
-
-/** Waits for a terminal or interrupted state, the end of the run, or the caller leaving. */
-async function untilSettled(events: Subscription<StreamResponse>, signal: AbortSignal): Promise<void> {
-  const leave = () => events.cancel();
-  signal.addEventListener("abort", leave, { once: true });
-  try {
-    if (signal.aborted) return;
-    for (let batch = await events.nextBatch(); batch; batch = await events.nextBatch()) {
-      if (batch.some(settlesBlockingCall)) return;
     }
   } finally {
     signal.removeEventListener("abort", leave);

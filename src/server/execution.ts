@@ -20,7 +20,7 @@
  */
 import { create, fromJson, type JsonValue } from "@bufbuild/protobuf";
 import { ValueSchema } from "@bufbuild/protobuf/wkt";
-import { SpanStatusCode, trace } from "@opentelemetry/api";
+import { context, SpanStatusCode, trace } from "@opentelemetry/api";
 import {
   ArtifactSchema,
   type Message,
@@ -62,6 +62,8 @@ export interface ExecutionOptions {
   readonly skillId: string;
   readonly logger: Logger;
   readonly masker: OutputMasker | undefined;
+  /** Stream the task's events to the starting request (SendStreamingMessage). */
+  readonly stream: boolean;
 }
 
 type Outcome =
@@ -69,34 +71,54 @@ type Outcome =
   | { readonly kind: "threw"; readonly error: unknown }
   | { readonly kind: "preempted" };
 
+const PREEMPTED: Outcome = { kind: "preempted" };
 const tracer = trace.getTracer("@novaos/client-sdk");
 
 export class Execution {
   readonly live: LiveTask;
-  readonly controller = new AbortController();
   readonly updater: TaskUpdater;
-  /** The events the starting request streams (or waits on); ends when this run ends. */
-  readonly requestEvents: Subscription<StreamResponse>;
-  /** Resolves when the run is over: its outcome persisted, or it was preempted. */
-  readonly finished: Promise<void>;
+  /** The events the starting request streams; ends when this run ends. Only for streaming requests. */
+  readonly requestEvents: Subscription<StreamResponse> | undefined;
+  /** Resolves at the first terminal or interrupted state, or when the run is over (what a blocking SendMessage waits for). */
+  readonly settled: Promise<void>;
   readonly #options: ExecutionOptions;
   #over = false;
-  #resolveFinished!: () => void;
+  #cancelled: CancelledError | undefined;
+  #controller: AbortController | undefined;
+  #resolveSettled!: () => void;
+  #resolvePreempted!: (outcome: Outcome) => void;
+  readonly #preempted: Promise<Outcome>;
 
   /** Registers as the task's current execution; the caller must have preempted any earlier one. */
   constructor(options: ExecutionOptions) {
     this.#options = options;
     this.live = options.live;
     this.live.execution = this;
-    this.updater = new TaskUpdater(this.live, this.controller.signal);
-    this.requestEvents = this.live.events.subscribe();
-    this.finished = new Promise((resolve) => {
-      this.#resolveFinished = resolve;
+    this.updater = new TaskUpdater(this.live, () => this.#cancelled);
+    this.requestEvents = options.stream ? this.live.events.subscribe() : undefined;
+    this.settled = new Promise((resolve) => {
+      this.#resolveSettled = resolve;
+    });
+    this.#preempted = new Promise((resolve) => {
+      this.#resolvePreempted = resolve;
     });
   }
 
+  /**
+   * Aborts (with a `CancelledError`) when the run is preempted. Made on first
+   * use: most skills never look at it, and signals are not free.
+   */
   get signal(): AbortSignal {
-    return this.controller.signal;
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#cancelled) this.#controller.abort(this.#cancelled);
+    }
+    return this.#controller.signal;
+  }
+
+  /** Why the run was preempted, once it was. */
+  get cancelled(): CancelledError | undefined {
+    return this.#cancelled;
   }
 
   get over(): boolean {
@@ -105,54 +127,60 @@ export class Execution {
 
   /** Marks the task WORKING and runs the skill; returns at once. */
   start(handler: SkillHandler, ctx: AgentExecutionContext<unknown>, inputText: string): void {
-    if (this.live.task.status?.state !== TaskState.WORKING) void this.live.writeStatus(TaskState.WORKING);
+    if (this.live.task.status?.state !== TaskState.WORKING) this.#logFailure(this.live.writeStatus(TaskState.WORKING));
     void this.#run(handler, ctx, inputText);
+  }
+
+  /** @internal The live task reached `state` while this run owned it. */
+  noteState(state: TaskState): void {
+    if (state !== TaskState.SUBMITTED && state !== TaskState.WORKING) this.#resolveSettled();
   }
 
   /**
    * Stops waiting for the skill: its signal aborts with a `CancelledError`,
-   * its updater is revoked, the starting request's stream ends. A CancelTask
-   * has written CANCELED before calling this.
+   * every SDK call it makes rejects with it, its updater is revoked, the
+   * starting request's stream ends. A CancelTask has written CANCELED before
+   * calling this.
    */
   preempt(reason: CancellationReason): void {
     if (this.#over) return;
-    this.controller.abort(new CancelledError(reason));
+    this.#cancelled = new CancelledError(reason);
+    this.#controller?.abort(this.#cancelled);
+    this.#resolvePreempted(PREEMPTED);
     this.#end();
   }
 
   async #run(handler: SkillHandler, ctx: AgentExecutionContext<unknown>, inputText: string): Promise<void> {
     const { logger, skillId } = this.#options;
-    await tracer.startActiveSpan(`skill ${skillId}`, async (span) => {
-      span.setAttributes({ "novaos.skill.id": skillId, "a2a.task.id": this.live.task.id });
-      const outcome = await this.#settle(handler, ctx, inputText);
-      if (outcome.kind === "threw" && !isCancellation(outcome.error)) {
-        span.setStatus({ code: SpanStatusCode.ERROR, message: describeException(outcome.error) });
-      }
-      span.end();
-      if (outcome.kind === "preempted") return;
-      try {
-        await this.#finalize(outcome);
-      } catch (error) {
-        logger.error({ err: error, task_id: this.live.task.id }, "could not record the skill's outcome");
-      } finally {
-        this.#end();
-      }
+    const span = tracer.startSpan(`skill ${skillId}`, {
+      attributes: { "novaos.skill.id": skillId, "a2a.task.id": this.live.task.id },
     });
+    // Only a recording span (an OpenTelemetry SDK is installed) is worth making the active one.
+    const call = span.isRecording()
+      ? () => context.with(trace.setSpan(context.active(), span), () => handler(ctx, inputText))
+      : () => handler(ctx, inputText);
+    const outcome = await this.#settle(call);
+    if (outcome.kind === "threw" && !isCancellation(outcome.error)) {
+      span.setStatus({ code: SpanStatusCode.ERROR, message: describeException(outcome.error) });
+    }
+    span.end();
+    if (outcome.kind === "preempted") return;
+    try {
+      await this.#finalize(outcome);
+    } catch (error) {
+      logger.error({ err: error, task_id: this.live.task.id }, "could not record the skill's outcome");
+    } finally {
+      this.#end();
+    }
   }
 
-  /** The skill's outcome, or "preempted" as soon as the signal aborts. Never rejects. */
-  #settle(handler: SkillHandler, ctx: AgentExecutionContext<unknown>, inputText: string): Promise<Outcome> {
-    const signal = this.controller.signal;
-    let onAbort: () => void = () => undefined;
-    const preempted = new Promise<Outcome>((resolve) => {
-      onAbort = () => resolve({ kind: "preempted" });
-      signal.addEventListener("abort", onAbort, { once: true });
-    });
-    const skill = runInCopiedScope(() => handler(ctx, inputText)).then(
+  /** The skill's outcome, or "preempted" as soon as the run is preempted. Never rejects. */
+  #settle(call: () => SkillResult | Promise<SkillResult>): Promise<Outcome> {
+    const skill = runInCopiedScope(call).then(
       (value): Outcome => ({ kind: "returned", value }),
       (error: unknown): Outcome => ({ kind: "threw", error }),
     );
-    return Promise.race([skill, preempted]).finally(() => signal.removeEventListener("abort", onAbort));
+    return Promise.race([skill, this.#preempted]);
   }
 
   async #finalize(outcome: Exclude<Outcome, { kind: "preempted" }>): Promise<void> {
@@ -246,20 +274,24 @@ export class Execution {
     await this.live.writeStatus(state, message);
   }
 
+  #logFailure(write: Promise<void> | undefined): void {
+    write?.catch((error: unknown) =>
+      this.#options.logger.error({ err: error, task_id: this.live.task.id }, "task store save failed"),
+    );
+  }
+
   /** Revokes, ends the request's stream, and hands the task back once nothing runs on it. */
   #end(): void {
     if (this.#over) return;
     this.#over = true;
     this.updater.revoke();
-    this.requestEvents.end();
+    this.requestEvents?.end();
+    this.#resolveSettled();
     const live = this.live;
     if (live.execution === this) {
       live.execution = undefined;
-      void live
-        .persist()
-        .catch(() => undefined)
-        .then(() => this.#options.liveTasks.release(live));
+      const release = () => this.#options.liveTasks.release(live);
+      live.persist().then(release, release);
     }
-    this.#resolveFinished();
   }
 }

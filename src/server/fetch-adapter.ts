@@ -5,7 +5,6 @@
  * away the runtime cancels the body (or aborts `request.signal`), which
  * detaches the call and returns the chunk iterator.
  */
-import { hasScope, runInNewScope } from "../runtime/context-var.js";
 import type { Logger } from "../runtime/logger.js";
 import { BodyTooLargeError, type HttpBinding, type HttpReply, type HttpRequestLike } from "./http-exchange.js";
 
@@ -19,10 +18,7 @@ export function createFetchHandler(
   bindings: () => readonly HttpBinding[],
   options: FetchHandlerOptions = {},
 ): FetchHandler {
-  return (request) => {
-    const serve = () => serveFetchRequest(bindings(), request, options.logger);
-    return hasScope() ? serve() : runInNewScope(serve);
-  };
+  return (request) => serveFetchRequest(bindings(), request, options.logger);
 }
 
 async function serveFetchRequest(

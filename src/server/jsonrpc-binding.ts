@@ -100,7 +100,12 @@ export class JsonRpcBinding implements HttpBinding {
     const decoded = decodeJsonRpcRequest(body, { maxBodyBytes: this.#maxBodyBytes });
     if (!decoded.ok) return errorReply(decoded.id, decoded.error);
     const { id, binding, params } = decoded.request;
-    const call = openServerCall(request, PROTOCOL_BINDING_JSONRPC);
+    const call = openServerCall(
+      request,
+      PROTOCOL_BINDING_JSONRPC,
+      request.headers,
+      binding.kind === "server_streaming",
+    );
     try {
       const input = decodeMessage(binding.input as DescMessage, params);
       if (binding.kind === "server_streaming") {

@@ -41,7 +41,8 @@ export interface ArtifactWrite {
 export class LiveTask {
   readonly task: Task;
   readonly scope: string;
-  readonly events = new EventQueue<StreamResponse>();
+  #events: EventQueue<StreamResponse> | undefined;
+  #closed = false;
   /** The execution allowed to write through a task updater, if any. */
   execution: Execution | undefined;
   readonly #store: TaskStore;
@@ -54,6 +55,20 @@ export class LiveTask {
     this.scope = scope;
     this.#store = store;
     for (const [i, a] of task.artifacts.entries()) this.#artifactIndex.set(a.artifactId, i);
+  }
+
+  /** The task's event fan-out, made when the first stream subscribes. */
+  get events(): EventQueue<StreamResponse> {
+    if (!this.#events) {
+      this.#events = new EventQueue<StreamResponse>();
+      if (this.#closed) this.#events.close();
+    }
+    return this.#events;
+  }
+
+  /** Whether a stream is watching (no events are built for nobody). */
+  get watched(): boolean {
+    return this.#events !== undefined && this.#events.subscriptionCount > 0;
   }
 
   get key(): string {
@@ -78,6 +93,7 @@ export class LiveTask {
     const status = create(TaskStatusSchema, { state, timestamp: timestampNow(), ...(message ? { message } : {}) });
     this.task.status = status;
     if (message) this.task.history.push(message);
+    this.execution?.noteState(state);
     this.#publish({
       case: "statusUpdate",
       value: create(TaskStatusUpdateEventSchema, {
@@ -99,17 +115,16 @@ export class LiveTask {
     if (this.terminal) return undefined;
     const incoming = write.artifact;
     const index = this.#artifactIndex.get(incoming.artifactId);
-    // The task keeps its own copy: the published event must not change when later chunks are appended.
-    const own: Artifact = { ...incoming, parts: [...incoming.parts], extensions: [...incoming.extensions] };
-    if (index === undefined) {
-      this.#artifactIndex.set(incoming.artifactId, this.task.artifacts.push(own) - 1);
-    } else if (write.append) {
+    if (index !== undefined && write.append) {
       const current = this.task.artifacts[index] as Artifact;
-      current.parts.push(...incoming.parts);
+      for (const part of incoming.parts) current.parts.push(part);
       if (incoming.metadata) current.metadata = incoming.metadata;
-      if (incoming.extensions.length > 0) current.extensions = own.extensions;
+      if (incoming.extensions.length > 0) current.extensions = [...incoming.extensions];
     } else {
-      this.task.artifacts[index] = own;
+      // The task keeps its own copy: the published event must not change when later chunks are appended.
+      const own: Artifact = { ...incoming, parts: [...incoming.parts], extensions: [...incoming.extensions] };
+      if (index === undefined) this.#artifactIndex.set(incoming.artifactId, this.task.artifacts.push(own) - 1);
+      else this.task.artifacts[index] = own;
     }
     this.#publish({
       case: "artifactUpdate",
@@ -140,14 +155,19 @@ export class LiveTask {
     return save;
   }
 
+  /** Ends every stream watching the task. */
+  close(): void {
+    this.#closed = true;
+    this.#events?.close();
+  }
+
   /** A copy that later writes do not change (for a stream's first frame or a reply). */
   snapshot(): Task {
     return snapshotTask(this.task);
   }
 
   #publish(payload: StreamResponse["payload"]): void {
-    if (this.events.subscriptionCount === 0) return;
-    this.events.publish(create(StreamResponseSchema, { payload }));
+    if (this.watched) this.events.publish(create(StreamResponseSchema, { payload }));
   }
 }
 
@@ -186,7 +206,7 @@ export class LiveTasks {
   release(live: LiveTask): void {
     if (live.execution) return;
     if (this.#tasks.get(live.key) === live) this.#tasks.delete(live.key);
-    live.events.close();
+    live.close();
     if (this.#tasks.size === 0) {
       const waiters = this.#idle;
       this.#idle = [];
@@ -208,7 +228,7 @@ export class LiveTasks {
   /** Subscriptions across all live tasks (for leak checks). */
   get subscriptionCount(): number {
     let n = 0;
-    for (const live of this.#tasks.values()) n += live.events.subscriptionCount;
+    for (const live of this.#tasks.values()) n += live.watched ? live.events.subscriptionCount : 0;
     return n;
   }
 }

@@ -10,7 +10,6 @@
  * `next()`; mounted alone, it is answered 404.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { hasScope, runInNewScope } from "../runtime/context-var.js";
 import type { Logger } from "../runtime/logger.js";
 import { BodyTooLargeError, type HttpBinding, type HttpReply, type HttpRequestLike } from "./http-exchange.js";
 
@@ -36,11 +35,7 @@ export function createNodeListener(
   bindings: () => readonly HttpBinding[],
   options: NodeListenerOptions = {},
 ): NodeRequestListener {
-  return (req, res, next) => {
-    // Each request gets its own context scope (unless a framework already opened one for it).
-    const serve = () => serveNodeRequest(bindings(), req, res, next, options.logger);
-    return hasScope() ? serve() : runInNewScope(serve);
-  };
+  return (req, res, next) => serveNodeRequest(bindings(), req, res, next, options.logger);
 }
 
 async function serveNodeRequest(
@@ -50,22 +45,18 @@ async function serveNodeRequest(
   next: ((error?: unknown) => void) | undefined,
   logger: Logger | undefined,
 ): Promise<void> {
-  const controller = new AbortController();
-  const onClose = () => {
-    if (!res.writableFinished) controller.abort(new Error("The client closed the connection"));
-  };
-  res.once("close", onClose);
+  const closed = new ClientGone(res);
   try {
-    const request = toHttpRequest(req, controller.signal);
+    const request = toHttpRequest(req, closed);
     for (const binding of bindings) {
       const reply = await binding.handle(request);
       if (reply) {
-        await writeReply(reply, res, controller.signal);
+        await writeReply(reply, res, closed);
         return;
       }
     }
     if (next) next();
-    else await writeReply(NOT_FOUND, res, controller.signal);
+    else await writeReply(NOT_FOUND, res, closed);
   } catch (error) {
     logger?.error({ err: error }, "HTTP request failed");
     if (!res.headersSent) {
@@ -74,28 +65,75 @@ async function serveNodeRequest(
       res.destroy();
     }
   } finally {
-    res.off("close", onClose);
+    closed.dispose();
   }
 }
 
-/** Express and friends leave the unmatched prefix in `originalUrl` and the rest in `url`. */
-function toHttpRequest(req: IncomingMessage, signal: AbortSignal): HttpRequestLike {
+/**
+ * Whether the client went away before the response was complete, as an
+ * AbortSignal made only when someone asks for it: a unary call never does,
+ * and a signal per request is a measurable cost on the hot path.
+ */
+class ClientGone {
+  readonly #res: ServerResponse;
+  #controller: AbortController | undefined;
+  #gone = false;
+  readonly #onClose = () => {
+    if (this.#res.writableFinished) return;
+    this.#gone = true;
+    this.#controller?.abort(new Error("The client closed the connection"));
+  };
+
+  constructor(res: ServerResponse) {
+    this.#res = res;
+    res.once("close", this.#onClose);
+  }
+
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#gone) this.#controller.abort(new Error("The client closed the connection"));
+    }
+    return this.#controller.signal;
+  }
+
+  /** Stops watching once the reply is written (a signal already handed out keeps its state). */
+  dispose(): void {
+    this.#res.off("close", this.#onClose);
+  }
+}
+
+/**
+ * The exchange view of a node request. Query and base URL are computed only
+ * when a binding asks (most requests need neither). Express and friends leave
+ * the unmatched prefix in `originalUrl` and the rest in `url`.
+ */
+function toHttpRequest(req: IncomingMessage, closed: ClientGone): HttpRequestLike {
   const url = req.url ?? "/";
   const queryAt = url.indexOf("?");
   const path = queryAt < 0 ? url : url.slice(0, queryAt);
-  const original = (req as { originalUrl?: string }).originalUrl ?? url;
-  const mount = original.slice(0, original.length - url.length);
-  const host = req.headers.host;
-  const proto =
-    (req.headers["x-forwarded-proto"] as string | undefined)?.split(",")[0]?.trim() ||
-    ((req.socket as { encrypted?: boolean }).encrypted ? "https" : "http");
+  let query: URLSearchParams | undefined;
   return {
     method: req.method ?? "GET",
     path: path || "/",
-    query: new URLSearchParams(queryAt < 0 ? "" : url.slice(queryAt + 1)),
+    get query() {
+      query ??= new URLSearchParams(queryAt < 0 ? "" : url.slice(queryAt + 1));
+      return query;
+    },
     headers: req.headers,
-    signal,
-    ...(host ? { baseUrl: `${proto}://${host}${mount.replace(/\/?$/, "/")}` } : {}),
+    get signal() {
+      return closed.signal;
+    },
+    get baseUrl() {
+      const host = req.headers.host;
+      if (!host) return undefined;
+      const original = (req as { originalUrl?: string }).originalUrl ?? url;
+      const mount = original.slice(0, original.length - url.length);
+      const proto =
+        (req.headers["x-forwarded-proto"] as string | undefined)?.split(",")[0]?.trim() ||
+        ((req.socket as { encrypted?: boolean }).encrypted ? "https" : "http");
+      return `${proto}://${host}${mount.replace(/\/?$/, "/")}`;
+    },
     body: (maxBytes) => readBody(req, maxBytes),
   };
 }
@@ -152,15 +190,22 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<Uint8Array> {
   });
 }
 
-async function writeReply(reply: HttpReply, res: ServerResponse, signal: AbortSignal): Promise<void> {
+async function writeReply(reply: HttpReply, res: ServerResponse, closed: ClientGone): Promise<void> {
   if (reply.kind === "body") {
-    res.writeHead(reply.status, reply.headers);
-    await new Promise<void>((resolve) => res.end(reply.body, resolve));
+    res.writeHead(reply.status, reply.headers).end(reply.body);
     return;
   }
+  const signal = closed.signal;
   res.writeHead(reply.status, reply.headers);
   res.flushHeaders();
   const chunks = reply.chunks[Symbol.asyncIterator]();
+  // Frames produced in one burst go out in one write: the socket is corked
+  // until the burst yields to the event loop (or fills the buffer).
+  let corked = false;
+  const uncork = () => {
+    corked = false;
+    res.uncork();
+  };
   let completed = false;
   try {
     while (!signal.aborted) {
@@ -169,9 +214,18 @@ async function writeReply(reply: HttpReply, res: ServerResponse, signal: AbortSi
         completed = true;
         break;
       }
-      if (!res.write(next.value)) await drained(res, signal);
+      if (!corked) {
+        corked = true;
+        res.cork();
+        setImmediate(uncork);
+      }
+      if (!res.write(next.value)) {
+        if (corked) uncork();
+        await drained(res, signal);
+      }
     }
   } finally {
+    if (corked) uncork();
     if (!completed) await chunks.return?.();
     if (!res.writableEnded) res.end();
   }

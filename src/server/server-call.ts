@@ -17,11 +17,35 @@ export interface ServerCall {
   close(): void;
 }
 
+const NOTHING = () => undefined;
+
+/**
+ * A call whose `context.signal` the binding can abort on its own (`detach`),
+ * for a stream the adapter may stop reading. A unary call (`streaming`
+ * false) needs no signal of its own: it uses the request's, which saves an
+ * AbortSignal per request on the hot path.
+ */
 export function openServerCall(
   request: HttpRequestLike,
   binding: ProtocolBinding,
   headers: HeadersLike = request.headers,
+  streaming = true,
 ): ServerCall {
+  if (!streaming) {
+    return {
+      context: {
+        binding,
+        headers,
+        // Read through, so an adapter that makes its signal on demand makes none for a call that never looks.
+        get signal() {
+          return request.signal;
+        },
+        responseHeaders: new Headers(),
+      },
+      detach: NOTHING,
+      close: NOTHING,
+    };
+  }
   const controller = new AbortController();
   const detach = () => {
     request.signal.removeEventListener("abort", detach);

@@ -52,14 +52,15 @@ export class TaskSealedError extends NovaOSError {
 
 export class TaskUpdater {
   readonly #live: LiveTask;
-  readonly #signal: AbortSignal;
+  readonly #cancelled: () => Error | undefined;
   #revoked = false;
   #sealed = false;
   #lastState: TaskState | undefined;
 
-  constructor(live: LiveTask, signal: AbortSignal) {
+  /** `cancelled` answers the preemption error once the execution is preempted. */
+  constructor(live: LiveTask, cancelled: () => Error | undefined) {
     this.#live = live;
-    this.#signal = signal;
+    this.#cancelled = cancelled;
   }
 
   get taskId(): string {
@@ -142,10 +143,10 @@ export class TaskUpdater {
     const artifact: Artifact = create(ArtifactSchema, {
       artifactId: options.artifactId ?? crypto.randomUUID(),
       parts,
-      ...(options.name !== undefined ? { name: options.name } : {}),
-      ...(options.description !== undefined ? { description: options.description } : {}),
-      ...(options.metadata ? { metadata: options.metadata } : {}),
-      ...(options.extensions ? { extensions: options.extensions } : {}),
+      name: options.name ?? "",
+      description: options.description ?? "",
+      metadata: options.metadata,
+      extensions: options.extensions ?? [],
     });
     await this.#live.writeArtifact({ artifact, append: options.append, lastChunk: options.lastChunk });
   }
@@ -164,7 +165,8 @@ export class TaskUpdater {
 
   /** False when the write must be ignored; throws when it must fail. */
   #writable(): boolean {
-    this.#signal.throwIfAborted();
+    const cancelled = this.#cancelled();
+    if (cancelled) throw cancelled;
     if (this.#revoked) return false;
     if (this.#sealed) throw new TaskSealedError(`Task ${this.taskId} was already closed by this skill`);
     return true;
