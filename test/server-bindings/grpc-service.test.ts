@@ -1,3 +1,6 @@
+import { getEventListeners, once } from "node:events";
+import * as http2 from "node:http2";
+import type { AddressInfo } from "node:net";
 import { create, type DescMessage, fromJson, type JsonObject, type Message, toJson } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient, type Transport } from "@connectrpc/connect";
 import {
@@ -21,7 +24,7 @@ import { TaskNotFoundError } from "../../src/a2a/errors.js";
 import { headerValue } from "../../src/a2a/headers.js";
 import { invalidParams } from "../../src/a2a/protojson.js";
 import { createLogger } from "../../src/runtime/logger.js";
-import { type GrpcServer, listenGrpc } from "../../src/server/grpc/grpc-server.js";
+import { createGrpcNodeHandler, type GrpcServer, listenGrpc } from "../../src/server/grpc/grpc-server.js";
 import { handlerMethodName } from "../../src/server/request-handler.js";
 import { FrameChannel, HandlerDouble } from "./support/handler-double.js";
 
@@ -194,6 +197,37 @@ describe("gRPC binding: A2AService over the request handler", () => {
       expect(error.findDetails(ErrorInfoSchema)[0]?.reason).toBe("TASK_NOT_FOUND");
     },
   );
+});
+
+describe("gRPC binding: the shutdown signal", () => {
+  it("takes many calls in flight without a listener-leak warning, and lets go of each when it ends", async () => {
+    const shutdown = new AbortController();
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on("warning", onWarning);
+    const gates: (() => void)[] = [];
+    double.on("GetTask", () => new Promise((resolve) => gates.push(() => resolve(create(TaskSchema, { id: "t" })))));
+    const h2 = http2.createServer(createGrpcNodeHandler(double.handler, { shutdownSignal: shutdown.signal }));
+    h2.listen(0, "127.0.0.1");
+    await once(h2, "listening");
+    const baseUrl = `http://127.0.0.1:${(h2.address() as AddressInfo).port}`;
+    const sessionManager = new Http2SessionManager(baseUrl);
+    const client = createClient(A2AService, createGrpcTransport({ baseUrl, sessionManager }));
+    try {
+      const calls = Array.from({ length: 32 }, () => client.getTask({ id: "t" }));
+      while (double.calls.length < 32) await double.nextCall();
+      expect(getEventListeners(shutdown.signal, "abort").length).toBeGreaterThanOrEqual(32);
+      for (const open of gates) open();
+      await Promise.all(calls);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(getEventListeners(shutdown.signal, "abort")).toHaveLength(0);
+      expect(warnings.filter((w) => w.name === "MaxListenersExceededWarning")).toEqual([]);
+    } finally {
+      process.off("warning", onWarning);
+      sessionManager.abort();
+      h2.close();
+    }
+  });
 });
 
 describe("gRPC binding: server streaming", () => {

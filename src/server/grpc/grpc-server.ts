@@ -3,6 +3,7 @@
  * server. The same port also answers the Connect and gRPC-Web protocols
  * (connect-node serves all three from one router), unless turned off.
  */
+import { setMaxListeners } from "node:events";
 import * as http2 from "node:http2";
 import type { AddressInfo } from "node:net";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
@@ -27,6 +28,8 @@ export interface GrpcHandlerOptions extends A2AServiceImplOptions {
 /** A `(req, res)` handler for `node:http2` (or `node:http`, for Connect and gRPC-Web) serving `A2AService`. */
 export function createGrpcNodeHandler(handler: A2ARequestHandler, options: GrpcHandlerOptions = {}): GrpcNodeHandler {
   const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_BODY_BYTES;
+  // connect-es listens on it once per call in flight (and lets go when the call ends): not a leak at 11 calls.
+  if (options.shutdownSignal) setMaxListeners(0, options.shutdownSignal);
   return connectNodeAdapter({
     routes: a2aGrpcRoutes(handler, options),
     grpc: true,
