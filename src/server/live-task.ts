@@ -145,6 +145,7 @@ export class LiveTask {
    * while a save is waiting share it (it saves the state as of when it runs).
    */
   persist(): Promise<void> {
+    if (this.#store.savesSynchronously) return this.#store.save(this.task, this.scope);
     if (this.#queuedSave) return this.#queuedSave;
     const save = this.#saving.then(() => {
       this.#queuedSave = undefined;
