@@ -61,6 +61,7 @@ import { AgentExecutionContext, type ToolsFactory } from "./agent-execution-cont
 import type { ServerCallContext } from "./call-context.js";
 import type { Subscription } from "./event-queue.js";
 import { Execution, type OutputMasker } from "./execution.js";
+import { type BatchedFrames, batchedFrames } from "./frame-batches.js";
 import { listTasksPage } from "./list-tasks.js";
 import { LiveTasks, snapshotTask } from "./live-task.js";
 import { anyMediaTypeMatches } from "./media-types.js";
@@ -154,15 +155,19 @@ export class AgentRequestHandler implements A2ARequestHandler {
     return create(SendMessageResponseSchema, { payload: { case: "task", value: taskView(task, { historyLength }) } });
   }
 
-  async *sendStreamingMessage(request: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse> {
+  sendStreamingMessage(request: SendMessageRequest, context: ServerCallContext): BatchedFrames<StreamResponse> {
+    return batchedFrames(() => this.#sendStreaming(request, context));
+  }
+
+  async *#sendStreaming(request: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse[]> {
     const accepted = await this.#accept(request, context, true);
     if (accepted.kind === "answered") {
-      yield streamFrame({ case: "task", value: accepted.task });
+      yield [streamFrame({ case: "task", value: accepted.task })];
       return;
     }
     const historyLength = request.configuration?.historyLength;
     const events = accepted.execution.requestEvents as Subscription<StreamResponse>;
-    yield* streamTask(taskView(accepted.snapshot as Task, { historyLength }), events, context.signal);
+    yield* taskBatches(taskView(accepted.snapshot as Task, { historyLength }), events, context.signal);
   }
 
   /**
@@ -360,7 +365,11 @@ export class AgentRequestHandler implements A2ARequestHandler {
     return live.snapshot();
   }
 
-  async *subscribeToTask(request: SubscribeToTaskRequest, context: ServerCallContext): AsyncGenerator<StreamResponse> {
+  subscribeToTask(request: SubscribeToTaskRequest, context: ServerCallContext): BatchedFrames<StreamResponse> {
+    return batchedFrames(() => this.#subscribe(request, context));
+  }
+
+  async *#subscribe(request: SubscribeToTaskRequest, context: ServerCallContext): AsyncGenerator<StreamResponse[]> {
     this.#negotiate(context);
     this.#checkStreaming();
     const scope = scopeOf(request.tenant, context);
@@ -378,10 +387,10 @@ export class AgentRequestHandler implements A2ARequestHandler {
     const snapshot = snapshotTask(task);
     if (!events) {
       // Nothing runs on the task (e.g. paused for input): its snapshot is all there is to say.
-      yield streamFrame({ case: "task", value: snapshot });
+      yield [streamFrame({ case: "task", value: snapshot })];
       return;
     }
-    yield* streamTask(snapshot, events, context.signal);
+    yield* taskBatches(snapshot, events, context.signal);
   }
 
   #checkStreaming(): void {
@@ -575,26 +584,29 @@ function decodeConfigToken(token: string): string {
 }
 
 /**
- * A task stream: the snapshot, then the task's events until a terminal frame
- * or until the subscription ends (the execution finished, was superseded, or
- * the task has nothing live any more). The caller leaving (`signal`) lets go
- * of the task at once, even while no event comes; it never cancels the task.
+ * A task stream, in batches: the snapshot, then the task's events until a
+ * terminal frame or until the subscription ends (the execution finished, was
+ * superseded, or the task has nothing live any more). The caller leaving
+ * (`signal`) lets go of the task at once, even while no event comes; it never
+ * cancels the task.
  */
-async function* streamTask(
+async function* taskBatches(
   snapshot: Task,
   events: Subscription<StreamResponse>,
   signal: AbortSignal,
-): AsyncGenerator<StreamResponse> {
+): AsyncGenerator<StreamResponse[]> {
   const leave = () => events.cancel();
   signal.addEventListener("abort", leave, { once: true });
   try {
     if (signal.aborted) return;
-    yield streamFrame({ case: "task", value: snapshot });
+    yield [streamFrame({ case: "task", value: snapshot })];
     for (let batch = await events.nextBatch(); batch; batch = await events.nextBatch()) {
-      for (const frame of batch) {
-        yield frame;
-        if (isTerminalFrame(frame)) return;
+      const last = batch.findIndex(isTerminalFrame);
+      if (last >= 0) {
+        yield batch.slice(0, last + 1);
+        return;
       }
+      yield batch;
     }
   } finally {
     signal.removeEventListener("abort", leave);

@@ -8,6 +8,7 @@
  */
 import { SSE_MEDIA_TYPE } from "../a2a/constants.js";
 import { encodeSseEvent } from "../a2a/sse.js";
+import { FRAME_BATCHES, hasFrameBatches } from "./frame-batches.js";
 import type { HttpStreamReply } from "./http-exchange.js";
 import { detachable } from "./http-json/detachable-stream.js";
 import { replyHeaders, type ServerCall } from "./server-call.js";
@@ -34,8 +35,11 @@ export async function sseReply<F>(
   call: ServerCall,
   encoding: SseEncoding<F>,
 ): Promise<HttpStreamReply> {
-  const frames = detachable(stream, call.context.signal);
-  let pending: IteratorResult<F> | undefined = await frames.next();
+  // A batching stream lets go of its task on the call's signal itself; any other is made detachable here.
+  const batches = hasFrameBatches(stream)
+    ? stream[FRAME_BATCHES]()
+    : singleFrames(detachable(stream, call.context.signal));
+  let pending: IteratorResult<readonly F[], void> | undefined = await batches.next();
   let finished = false;
   const finish = () => {
     finished = true;
@@ -47,24 +51,44 @@ export async function sseReply<F>(
     },
     async next() {
       if (finished) return DONE;
+      let out = "";
       try {
-        const next = pending ?? (await frames.next());
+        const next = pending ?? (await batches.next());
         pending = undefined;
-        if (!next.done) return { done: false, value: encodeSseEvent(encoding.frame(next.value)) };
-        finish();
-        return DONE;
+        if (next.done) {
+          finish();
+          return DONE;
+        }
+        // Every frame of a batch is still its own event; they only share a write.
+        for (const frame of next.value) out += encodeSseEvent(encoding.frame(frame));
+        return { done: false, value: out };
       } catch (error) {
         finish();
-        return { done: false, value: encodeSseEvent(encoding.error(error), { event: "error" }) };
+        return { done: false, value: out + encodeSseEvent(encoding.error(error), { event: "error" }) };
       }
     },
     async return() {
       if (!finished) {
         finish();
         call.detach();
+        batches.return?.().catch(() => undefined);
       }
       return DONE;
     },
   };
   return { kind: "stream", status: 200, headers: replyHeaders(SSE_HEADERS, call.context.responseHeaders), chunks };
+}
+
+/** Frames as one-frame batches. */
+function singleFrames<F>(frames: AsyncIterator<F>): AsyncIterator<readonly F[], void, undefined> {
+  return {
+    async next() {
+      const next = await frames.next();
+      return next.done ? DONE : { done: false, value: [next.value] };
+    },
+    async return() {
+      await frames.return?.();
+      return DONE;
+    },
+  };
 }
