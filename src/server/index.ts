@@ -43,6 +43,7 @@ export { customHeaders, isSafeCustomHeaderName } from "./custom-headers.js";
 export { EventQueue, Subscription } from "./event-queue.js";
 export type { OutputMasker, SkillHandler } from "./execution.js";
 export { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from "./fetch-adapter.js";
+export { type BatchedFrames, batchedFrames, FRAME_BATCHES, hasFrameBatches } from "./frame-batches.js";
 export {
   createGrpcNodeHandler,
   type GrpcHandlerOptions,
