@@ -12,10 +12,6 @@ export class EventQueue<E> {
   readonly #subscriptions = new Set<Subscription<E>>();
   #closed = false;
 
-  get closed(): boolean {
-    return this.#closed;
-  }
-
   /** Live subscriptions (for leak checks). */
   get subscriptionCount(): number {
     return this.#subscriptions.size;

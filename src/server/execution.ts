@@ -121,10 +121,6 @@ export class Execution {
     return this.#cancelled;
   }
 
-  get over(): boolean {
-    return this.#over;
-  }
-
   /** Marks the task WORKING and runs the skill; returns at once. */
   start(handler: SkillHandler, ctx: AgentExecutionContext<unknown>, inputText: string): void {
     if (this.live.task.status?.state !== TaskState.WORKING) this.#logFailure(this.live.writeStatus(TaskState.WORKING));
