@@ -22,9 +22,24 @@ export function streamingMethodOf(handler: A2ARequestHandler, binding: A2ABindin
   return methodOf(handler, binding) as StreamingHandlerMethod;
 }
 
-function methodOf(handler: A2ARequestHandler, binding: A2ABinding): UnaryHandlerMethod | StreamingHandlerMethod {
-  const method = handler[handlerMethodName(binding.name)] as unknown as UnaryHandlerMethod | StreamingHandlerMethod;
-  if (typeof method !== "function")
-    throw new TypeError(`The request handler has no method ${handlerMethodName(binding.name)}`);
-  return method.bind(handler);
+type AnyHandlerMethod = UnaryHandlerMethod | StreamingHandlerMethod;
+
+/** Bound methods by handler and RPC: looked up on every request, bound once. */
+const bound = new WeakMap<A2ARequestHandler, Map<A2ABinding, AnyHandlerMethod>>();
+
+function methodOf(handler: A2ARequestHandler, binding: A2ABinding): AnyHandlerMethod {
+  let methods = bound.get(handler);
+  if (!methods) {
+    methods = new Map();
+    bound.set(handler, methods);
+  }
+  let method = methods.get(binding);
+  if (!method) {
+    const name = handlerMethodName(binding.name);
+    const fn = handler[name] as unknown as AnyHandlerMethod;
+    if (typeof fn !== "function") throw new TypeError(`The request handler has no method ${name}`);
+    method = fn.bind(handler) as AnyHandlerMethod;
+    methods.set(binding, method);
+  }
+  return method;
 }

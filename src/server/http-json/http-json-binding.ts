@@ -97,10 +97,12 @@ export class HttpJsonBinding implements HttpBinding {
     const match = matchRoute(request.method, request.path);
     if (!match) return undefined;
     if (isMethodMismatch(match)) return methodNotAllowed(request, match.allow);
-    const call = openServerCall(request, PROTOCOL_BINDING_HTTP_JSON, withQueryVersion(request.headers, request.query));
+    const streaming = match.binding.kind === "server_streaming";
+    const headers = withQueryVersion(request.headers, request.query);
+    const call = openServerCall(request, PROTOCOL_BINDING_HTTP_JSON, headers, streaming);
     try {
       const input = await decodeRouteRequest(match, request, this.#maxBodyBytes);
-      if (match.binding.kind === "server_streaming") {
+      if (streaming) {
         const stream = streamingMethodOf(this.#handler, match.binding)(input, call.context);
         return await sseReply(stream, call, {
           frame: (frame) => JSON.stringify(encodeMessage(StreamResponseSchema, frame as never)),
