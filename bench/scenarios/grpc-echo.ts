@@ -1,0 +1,53 @@
+/**
+ * SendMessage echo over gRPC, 32 calls in flight on one HTTP/2 connection
+ * (one connect-node client for every server): ours (connect-node on
+ * node:http2) vs @a2a-js/sdk's `grpcService` on @grpc/grpc-js, on the same
+ * agent behaviour, vs connect-node answering with no A2A handler behind it.
+ */
+import { create } from "@bufbuild/protobuf";
+import { SendMessageRequestSchema, type SendMessageResponse, TaskState } from "../../gen/a2a_pb.js";
+import type { BenchScenario } from "../scenario.js";
+import { startServer } from "../support/child-server.js";
+import { grpcCallsPerSecond } from "../support/grpc-load.js";
+
+const request = create(SendMessageRequestSchema, {
+  message: {
+    messageId: "m-1",
+    role: 1,
+    parts: [{ content: { case: "text", value: "Hello, bench! This is the echo payload." } }],
+    metadata: { skillId: "echo" },
+  },
+});
+const headers = { "a2a-version": "1.0" };
+
+const completedTask = (answer: SendMessageResponse) =>
+  answer.payload.case === "task" && answer.payload.value.status?.state === TaskState.COMPLETED;
+
+async function measure(server: string, verify: (answer: SendMessageResponse) => boolean): Promise<number> {
+  const running = await startServer(server);
+  try {
+    return await grpcCallsPerSecond({ target: new URL(running.url).host, request, headers, verify });
+  } finally {
+    await running.stop();
+  }
+}
+
+export const grpcEcho: BenchScenario = {
+  name: "gRPC SendMessage echo",
+  async run() {
+    const ours = await measure("ours-grpc", completedTask);
+    const peer = await measure("a2a-js-grpc", completedTask);
+    const ceiling = await measure("raw-grpc", (answer) => answer.payload.case === "message");
+    return [
+      {
+        name: "SendMessage echo (32 calls in flight)",
+        unit: "calls/s",
+        ours,
+        peer,
+        ceiling,
+        targets: { vsPeer: 1 },
+        note: "ceiling: connect-node, no A2A handler",
+      },
+    ];
+  },
+};
