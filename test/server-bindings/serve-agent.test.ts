@@ -157,7 +157,13 @@ describe("agent.listen: one AgentBuilder over JSON-RPC, HTTP+JSON and gRPC", () 
 
   it("is reachable from the package entry point, with the gRPC and HTTP+JSON building blocks", async () => {
     const sdk = await import("../../src/index.js");
-    for (const name of ["listenGrpc", "createGrpcNodeHandler", "a2aGrpcRoutes", "createA2AServiceImpl", "HttpJsonBinding"]) {
+    for (const name of [
+      "listenGrpc",
+      "createGrpcNodeHandler",
+      "a2aGrpcRoutes",
+      "createA2AServiceImpl",
+      "HttpJsonBinding",
+    ]) {
       expect(typeof (sdk as Record<string, unknown>)[name], name).toBe("function");
     }
     expect(typeof new sdk.AgentBuilder({ name: "x", logger }).listen).toBe("function");
