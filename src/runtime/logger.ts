@@ -4,7 +4,7 @@
  * on: `timestamp` (UTC, microseconds), lowercase `level`, `message`, the
  * execution's `run_id` / `agent_id` / `tenant_id` when known, and the fields
  * of a logged object at the top level (`logger.info({ tool }, "message")`).
- * See docs/wire.d/server.md.
+ * See docs/wire.md.
  *
  * A PII masker, when given, runs over every message and logged field before
  * the line is written, so a skill that logs what a user typed does not leak

@@ -8,7 +8,7 @@
  * provider, the reachable interfaces, security) is passed in. NovaOS pods
  * are published by the platform's gateway; the adapters still serve the card
  * at `/.well-known/agent-card.json` so an agent run locally is discoverable
- * by any A2A client (see docs/decisions.d/server.md).
+ * by any A2A client (see docs/decisions.md).
  */
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import {

@@ -7,7 +7,7 @@
  *
  * JSON-RPC errors are answered with HTTP 200 (the envelope carries the
  * error), the convention of both reference SDKs; only transport-level
- * refusals differ (405 for another method). See docs/decisions.d/server.md.
+ * refusals differ (405 for another method). See docs/decisions.md.
  */
 import type { DescMessage, JsonValue } from "@bufbuild/protobuf";
 import { StreamResponseSchema } from "../../gen/a2a_pb.js";

@@ -2,7 +2,7 @@
  * ListTasks over a scope's tasks (spec §3.1.4): filters, ordering by status
  * timestamp (most recent first, task id ascending between equal timestamps),
  * cursor pagination, and the response fields the proto requires. See
- * docs/decisions.d/server.md for the values chosen here.
+ * docs/decisions.md for the values chosen here.
  */
 import { create } from "@bufbuild/protobuf";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";

@@ -16,7 +16,7 @@ export interface PushNotificationConfigStore {
   delete(taskId: string, configId: string, scope: string): Promise<void>;
 }
 
-/** The in-memory store's default cap. See docs/decisions.d/server.md. */
+/** The in-memory store's default cap. See docs/decisions.md. */
 export const DEFAULT_MAX_PUSH_CONFIGS = 10_000;
 
 /** LRU-by-write like the in-memory task store: `get` does not refresh; no TTL. */

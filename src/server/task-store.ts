@@ -27,7 +27,7 @@ export interface TaskStore {
   list(scope: string): Promise<Task[]>;
 }
 
-/** The in-memory store's default cap. See docs/decisions.d/server.md. */
+/** The in-memory store's default cap. See docs/decisions.md. */
 export const DEFAULT_MAX_TASKS = 10_000;
 
 /**

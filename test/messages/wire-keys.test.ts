@@ -4,7 +4,7 @@ import type { PayloadKind } from "../../src/messages/index.js";
 import * as messages from "../../src/messages/index.js";
 
 describe("NovaOS wire keys", () => {
-  it("pins every decided value (docs/wire.d/messages.md)", () => {
+  it("pins every decided value (docs/wire.md)", () => {
     expect({
       media: messages.NOVAOS_METADATA_MEDIA_TYPE,
       platformMarker: messages.NOVAOS_METADATA_CONTENT_TYPE,

@@ -1,5 +1,5 @@
 /**
- * Decision S14: canonicalize is ESM-only (an "import"-only exports map), so
+ * Decision SE14 (docs/decisions.md): canonicalize is ESM-only (an "import"-only exports map), so
  * the CJS build must inline it or `require("@novaos/client-sdk")` fails.
  */
 import { createRequire } from "node:module";
