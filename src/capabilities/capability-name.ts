@@ -8,7 +8,7 @@
  * separators dropped (`websearch`), and the words sorted then joined (order
  * does not matter) — and the better of the two, in either direction.
  */
-import { similarityRatio } from "../discovery/similarity.js";
+import { similarityRatio } from "./similarity.js";
 
 /** The reference's default fuzzy threshold. */
 export const DEFAULT_SIMILARITY_THRESHOLD = 0.8;

@@ -9,3 +9,4 @@ export {
 } from "./capability-matcher.js";
 export { capabilitySimilarity, DEFAULT_SIMILARITY_THRESHOLD, normalizeCapabilityName } from "./capability-name.js";
 export { type CapabilitiesOf, type CapabilityHolder, capabilityNames } from "./capability-source.js";
+export { similarityRatio } from "./similarity.js";

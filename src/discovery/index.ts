@@ -58,4 +58,3 @@ export {
   type GuardedDispatcherOptions,
   type GuardedFetch,
 } from "./guarded-fetch.js";
-export { similarityRatio } from "./similarity.js";

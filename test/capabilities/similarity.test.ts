@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { similarityRatio } from "../../src/discovery/similarity.js";
+import { similarityRatio } from "../../src/capabilities/similarity.js";
 
 describe("similarityRatio", () => {
   // Expected values from CPython's difflib.SequenceMatcher(None, a, b).ratio().
