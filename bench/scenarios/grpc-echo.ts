@@ -7,7 +7,7 @@
 import { create } from "@bufbuild/protobuf";
 import { SendMessageRequestSchema, type SendMessageResponse, TaskState } from "../../gen/a2a_pb.js";
 import type { BenchScenario } from "../scenario.js";
-import { startServer } from "../support/child-server.js";
+import { type EchoTarget, type EchoTargets, measureEcho } from "../support/echo-targets.js";
 import { grpcCallsPerSecond } from "../support/grpc-load.js";
 
 const request = create(SendMessageRequestSchema, {
@@ -23,21 +23,24 @@ const headers = { "a2a-version": "1.0" };
 const completedTask = (answer: SendMessageResponse) =>
   answer.payload.case === "task" && answer.payload.value.status?.state === TaskState.COMPLETED;
 
-async function measure(server: string, verify: (answer: SendMessageResponse) => boolean): Promise<number> {
-  const running = await startServer(server);
-  try {
-    return await grpcCallsPerSecond({ target: new URL(running.url).host, request, headers, verify });
-  } finally {
-    await running.stop();
-  }
-}
+const target = (server: string, verify: (answer: SendMessageResponse) => boolean): EchoTarget => ({
+  server,
+  load: (running, around) =>
+    grpcCallsPerSecond({ target: new URL(running.url).host, request, headers, verify, around }),
+});
+
+export const grpcEchoTargets: EchoTargets = {
+  ours: target("ours-grpc", completedTask),
+  peer: target("a2a-js-grpc", completedTask),
+  ceiling: target("raw-grpc", (answer) => answer.payload.case === "message"),
+};
 
 export const grpcEcho: BenchScenario = {
   name: "gRPC SendMessage echo",
   async run() {
-    const ours = await measure("ours-grpc", completedTask);
-    const peer = await measure("a2a-js-grpc", completedTask);
-    const ceiling = await measure("raw-grpc", (answer) => answer.payload.case === "message");
+    const ours = await measureEcho(grpcEchoTargets.ours);
+    const peer = await measureEcho(grpcEchoTargets.peer);
+    const ceiling = await measureEcho(grpcEchoTargets.ceiling);
     return [
       {
         name: "SendMessage echo (32 calls in flight)",

@@ -4,7 +4,7 @@
  * `restHandler` on the same agent behaviour vs the raw node:http JSON echo.
  */
 import type { BenchScenario } from "../scenario.js";
-import { startServer } from "../support/child-server.js";
+import { type EchoTarget, type EchoTargets, measureEcho } from "../support/echo-targets.js";
 import { requestsPerSecond } from "../support/load.js";
 
 const body = JSON.stringify({
@@ -20,22 +20,24 @@ const headers = { "A2A-Version": "1.0" };
 // biome-ignore lint/suspicious/noExplicitAny: answers are checked loosely.
 const completedTask = (answer: any) => answer?.task?.status?.state === "TASK_STATE_COMPLETED";
 
-async function measure(server: string, verify: (answer: unknown) => boolean): Promise<number> {
-  const running = await startServer(server);
-  try {
-    return await requestsPerSecond({ url: `${running.url}message:send`, body, headers, verify });
-  } finally {
-    await running.stop();
-  }
-}
+const target = (server: string, verify: (answer: unknown) => boolean): EchoTarget => ({
+  server,
+  load: (running, around) => requestsPerSecond({ url: `${running.url}message:send`, body, headers, verify, around }),
+});
+
+export const httpJsonEchoTargets: EchoTargets = {
+  ours: target("ours", completedTask),
+  peer: target("a2a-js-rest", completedTask),
+  // biome-ignore lint/suspicious/noExplicitAny: answers are checked loosely.
+  ceiling: target("raw", (answer: any) => answer?.result !== undefined),
+};
 
 export const httpJsonEcho: BenchScenario = {
   name: "HTTP+JSON SendMessage echo",
   async run() {
-    const ours = await measure("ours", completedTask);
-    const peer = await measure("a2a-js-rest", completedTask);
-    // biome-ignore lint/suspicious/noExplicitAny: answers are checked loosely.
-    const ceiling = await measure("raw", (answer: any) => answer?.result !== undefined);
+    const ours = await measureEcho(httpJsonEchoTargets.ours);
+    const peer = await measureEcho(httpJsonEchoTargets.peer);
+    const ceiling = await measureEcho(httpJsonEchoTargets.ceiling);
     return [
       {
         name: "SendMessage echo (32 connections)",

@@ -4,7 +4,7 @@
  * in-memory store) vs a raw node:http JSON echo.
  */
 import type { BenchScenario } from "../scenario.js";
-import { startServer } from "../support/child-server.js";
+import { type EchoTarget, type EchoTargets, measureEcho } from "../support/echo-targets.js";
 import { requestsPerSecond } from "../support/load.js";
 
 const body = JSON.stringify({
@@ -25,22 +25,24 @@ const headers = { "A2A-Version": "1.0" };
 // biome-ignore lint/suspicious/noExplicitAny: answers are checked loosely.
 const completedTask = (answer: any) => answer?.result?.task?.status?.state === "TASK_STATE_COMPLETED";
 
-async function measure(server: string, verify: (answer: unknown) => boolean): Promise<number> {
-  const running = await startServer(server);
-  try {
-    return await requestsPerSecond({ url: running.url, body, headers, verify });
-  } finally {
-    await running.stop();
-  }
-}
+const target = (server: string, verify: (answer: unknown) => boolean): EchoTarget => ({
+  server,
+  load: (running, around) => requestsPerSecond({ url: running.url, body, headers, verify, around }),
+});
+
+export const jsonRpcEchoTargets: EchoTargets = {
+  ours: target("ours", completedTask),
+  peer: target("a2a-js", completedTask),
+  // biome-ignore lint/suspicious/noExplicitAny: answers are checked loosely.
+  ceiling: target("raw", (answer: any) => answer?.result?.echo !== undefined),
+};
 
 export const jsonRpcEcho: BenchScenario = {
   name: "JSON-RPC SendMessage echo",
   async run() {
-    const ours = await measure("ours", completedTask);
-    const peer = await measure("a2a-js", completedTask);
-    // biome-ignore lint/suspicious/noExplicitAny: answers are checked loosely.
-    const ceiling = await measure("raw", (answer: any) => answer?.result?.echo !== undefined);
+    const ours = await measureEcho(jsonRpcEchoTargets.ours);
+    const peer = await measureEcho(jsonRpcEchoTargets.peer);
+    const ceiling = await measureEcho(jsonRpcEchoTargets.ceiling);
     return [
       {
         name: "SendMessage echo (32 connections)",

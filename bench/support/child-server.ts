@@ -11,8 +11,19 @@ import { build } from "tsdown";
 
 export interface ChildServer {
   readonly url: string;
+  /** CPU time (µs) the server has used so far; needs the `probe` start option. */
+  cpuUsage(): Promise<NodeJS.CpuUsage>;
   stop(): Promise<void>;
 }
+
+export interface StartOptions {
+  /** Extra node flags, e.g. `--cpu-prof`. */
+  readonly execArgv?: readonly string[];
+  /** Preload bench/support/cpu-probe.mjs: `cpuUsage()` works and SIGTERM exits normally (profiles are written). */
+  readonly probe?: boolean;
+}
+
+const PROBE = fileURLToPath(new URL("./cpu-probe.mjs", import.meta.url));
 
 const OUT_DIR = fileURLToPath(new URL("../../.cache/bench", import.meta.url));
 const built = new Map<string, Promise<string>>();
@@ -41,27 +52,60 @@ function buildServer(name: string): Promise<string> {
 }
 
 /** Starts `bench/servers/<name>.ts` (built) and waits for the port it prints. */
-export async function startServer(name: string): Promise<ChildServer> {
+export async function startServer(name: string, options: StartOptions = {}): Promise<ChildServer> {
   const file = await buildServer(name);
-  const child: ChildProcess = spawn(process.execPath, [file], {
+  const flags = [...(options.execArgv ?? []), ...(options.probe ? ["--import", PROBE] : [])];
+  const child: ChildProcess = spawn(process.execPath, [...flags, file], {
     stdio: ["ignore", "pipe", "inherit"],
     env: { ...process.env, NODE_ENV: "production" },
   });
+  const lines = readLines(child);
   const port = await new Promise<number>((resolve, reject) => {
-    let out = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      out += chunk.toString("utf8");
-      const line = out.split("\n")[0];
-      if (out.includes("\n") && line) resolve(Number(line));
+    const exited = (code: number | null) => reject(new Error(`bench server ${name} exited with ${code}`));
+    child.once("exit", exited);
+    void lines.next().then((line) => {
+      child.off("exit", exited);
+      resolve(Number(line));
     });
-    child.once("exit", (code) => reject(new Error(`bench server ${name} exited with ${code}`)));
   });
   return {
     url: `http://127.0.0.1:${port}/`,
+    async cpuUsage() {
+      if (!options.probe) throw new Error("cpuUsage() needs startServer(name, { probe: true })");
+      child.kill("SIGUSR2");
+      for (;;) {
+        const line = await lines.next();
+        const match = /^cpu (\d+) (\d+)$/.exec(line);
+        if (match) return { user: Number(match[1]), system: Number(match[2]) };
+      }
+    },
     async stop() {
       if (child.exitCode !== null) return;
       child.kill("SIGTERM");
       await once(child, "exit");
+    },
+  };
+}
+
+/** The child's stdout, one line per `next()`. */
+function readLines(child: ChildProcess): { next(): Promise<string> } {
+  const ready: string[] = [];
+  const waiting: ((line: string) => void)[] = [];
+  let rest = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    rest += chunk.toString("utf8");
+    for (let at = rest.indexOf("\n"); at >= 0; at = rest.indexOf("\n")) {
+      const line = rest.slice(0, at);
+      rest = rest.slice(at + 1);
+      const take = waiting.shift();
+      if (take) take(line);
+      else ready.push(line);
+    }
+  });
+  return {
+    next: () => {
+      const line = ready.shift();
+      return line !== undefined ? Promise.resolve(line) : new Promise((resolve) => waiting.push(resolve));
     },
   };
 }

@@ -6,6 +6,7 @@
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
 import { A2AService, type SendMessageRequest, type SendMessageResponse } from "../../gen/a2a_pb.js";
+import type { WindowHooks } from "./load.js";
 
 export interface GrpcLoadOptions {
   /** `host:port`. */
@@ -17,6 +18,8 @@ export interface GrpcLoadOptions {
   readonly concurrency?: number;
   readonly durationSeconds?: number;
   readonly warmupSeconds?: number;
+  /** Called right before and right after the measured window. */
+  readonly around?: WindowHooks;
 }
 
 /** SendMessage calls per second over the measured window. */
@@ -42,7 +45,10 @@ export async function grpcCallsPerSecond(options: GrpcLoadOptions): Promise<numb
       return (done / (performance.now() - started)) * 1000;
     };
     await run(options.warmupSeconds ?? 1);
-    return await run(options.durationSeconds ?? 5);
+    await options.around?.before();
+    const rate = await run(options.durationSeconds ?? 5);
+    await options.around?.after();
+    return rate;
   } finally {
     sessionManager.abort();
   }

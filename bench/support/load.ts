@@ -10,6 +10,13 @@ export interface LoadOptions {
   readonly connections?: number;
   readonly durationSeconds?: number;
   readonly warmupSeconds?: number;
+  /** Called right before and right after the measured window (e.g. to read the server's CPU time). */
+  readonly around?: WindowHooks;
+}
+
+export interface WindowHooks {
+  before(): Promise<void>;
+  after(): Promise<void>;
 }
 
 /** Requests per second, averaged over the measured window. */
@@ -29,7 +36,9 @@ export async function requestsPerSecond(options: LoadOptions): Promise<number> {
       duration,
     });
   await run(options.warmupSeconds ?? 1);
+  await options.around?.before();
   const result = await run(options.durationSeconds ?? 5);
+  await options.around?.after();
   if (result.errors > 0 || result.non2xx > 0 || result.timeouts > 0) {
     throw new Error(`load run had ${result.errors} errors, ${result.non2xx} non-2xx, ${result.timeouts} timeouts`);
   }

@@ -1,0 +1,33 @@
+/**
+ * The three servers of an echo row (ours, the peer, the ceiling) and how to
+ * load each one, so the scenario and `bench/profile.ts` measure the same thing.
+ */
+import { type ChildServer, type StartOptions, startServer } from "./child-server.js";
+import type { WindowHooks } from "./load.js";
+
+export interface EchoTarget {
+  /** `bench/servers/<server>.ts`. */
+  readonly server: string;
+  /** Calls per second against the running server, after checking one answer. */
+  load(running: ChildServer, around?: WindowHooks): Promise<number>;
+}
+
+export interface EchoTargets {
+  readonly ours: EchoTarget;
+  readonly peer: EchoTarget;
+  readonly ceiling: EchoTarget;
+}
+
+/** Starts the target's server, loads it, stops it. */
+export async function measureEcho(
+  target: EchoTarget,
+  options: StartOptions = {},
+  around?: (running: ChildServer) => WindowHooks,
+): Promise<number> {
+  const running = await startServer(target.server, options);
+  try {
+    return await target.load(running, around?.(running));
+  } finally {
+    await running.stop();
+  }
+}
