@@ -5,6 +5,7 @@
  * -32003. Configs are keyed by (scope, task id, config id).
  */
 import type { TaskPushNotificationConfig } from "../../gen/a2a_pb.js";
+import { LruMap } from "./lru-map.js";
 
 export interface PushNotificationConfigStore {
   get(taskId: string, configId: string, scope: string): Promise<TaskPushNotificationConfig | undefined>;
@@ -22,12 +23,13 @@ export const DEFAULT_MAX_PUSH_CONFIGS = 10_000;
 /** LRU-by-write like the in-memory task store: `get` does not refresh; no TTL. */
 export class InMemoryPushNotificationConfigStore implements PushNotificationConfigStore {
   readonly maxConfigs: number;
-  readonly #configs = new Map<string, TaskPushNotificationConfig>();
+  readonly #configs: LruMap<string, TaskPushNotificationConfig>;
 
   constructor(options: { maxConfigs?: number } = {}) {
     const maxConfigs = options.maxConfigs ?? DEFAULT_MAX_PUSH_CONFIGS;
     if (!Number.isInteger(maxConfigs) || maxConfigs < 1) throw new RangeError("maxConfigs must be a positive integer");
     this.maxConfigs = maxConfigs;
+    this.#configs = new LruMap(maxConfigs);
   }
 
   get size(): number {
@@ -39,16 +41,13 @@ export class InMemoryPushNotificationConfigStore implements PushNotificationConf
   }
 
   async save(config: TaskPushNotificationConfig, scope: string): Promise<void> {
-    const k = configKey(config.taskId, config.id, scope);
-    this.#configs.delete(k);
-    this.#configs.set(k, config);
-    if (this.#configs.size > this.maxConfigs) this.#configs.delete(this.#configs.keys().next().value as string);
+    this.#configs.set(configKey(config.taskId, config.id, scope), config);
   }
 
   async list(taskId: string, scope: string): Promise<TaskPushNotificationConfig[]> {
     const prefix = taskPrefix(taskId, scope);
     const out: TaskPushNotificationConfig[] = [];
-    for (const [k, config] of this.#configs) if (k.startsWith(prefix)) out.push(config);
+    for (const [k, config] of this.#configs.entries()) if (k.startsWith(prefix)) out.push(config);
     return out;
   }
 

@@ -10,6 +10,7 @@
  * ListTasks are done by the harness over `list`.
  */
 import type { Task } from "../../gen/a2a_pb.js";
+import { LruMap } from "./lru-map.js";
 
 export interface TaskStore {
   /**
@@ -43,14 +44,13 @@ export const DEFAULT_MAX_TASKS = 10_000;
 export class InMemoryTaskStore implements TaskStore {
   readonly savesSynchronously = true;
   readonly maxTasks: number;
-  readonly #tasks = new Map<string, { scope: string; task: Task }>();
-  /** The most recently saved key: saving it again keeps its place (a streaming task saves on every event). */
-  #newest: string | undefined;
+  readonly #tasks: LruMap<string, { scope: string; task: Task }>;
 
   constructor(options: { maxTasks?: number } = {}) {
     const maxTasks = options.maxTasks ?? DEFAULT_MAX_TASKS;
     if (!Number.isInteger(maxTasks) || maxTasks < 1) throw new RangeError("maxTasks must be a positive integer");
     this.maxTasks = maxTasks;
+    this.#tasks = new LruMap(maxTasks);
   }
 
   /** Number of stored tasks, all scopes together. */
@@ -63,30 +63,16 @@ export class InMemoryTaskStore implements TaskStore {
   }
 
   async save(task: Task, scope: string): Promise<void> {
-    const k = scopedKey(task.id, scope);
-    const entry = this.#tasks.get(k);
-    if (k === this.#newest && entry) {
-      entry.task = task;
-      return;
-    }
-    this.#newest = k;
-    this.#tasks.delete(k);
-    this.#tasks.set(k, { scope, task });
-    if (this.#tasks.size > this.maxTasks) {
-      const oldest = this.#tasks.keys().next().value as string;
-      this.#tasks.delete(oldest);
-    }
+    this.#tasks.set(scopedKey(task.id, scope), { scope, task });
   }
 
   async delete(taskId: string, scope: string): Promise<void> {
-    const k = scopedKey(taskId, scope);
-    if (k === this.#newest) this.#newest = undefined;
-    this.#tasks.delete(k);
+    this.#tasks.delete(scopedKey(taskId, scope));
   }
 
   async list(scope: string): Promise<Task[]> {
     const out: Task[] = [];
-    for (const entry of this.#tasks.values()) if (entry.scope === scope) out.push(entry.task);
+    for (const [, entry] of this.#tasks.entries()) if (entry.scope === scope) out.push(entry.task);
     return out;
   }
 }
