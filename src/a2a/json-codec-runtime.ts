@@ -1,0 +1,283 @@
+/**
+ * What the generated ProtoJSON codecs (`gen/a2a_json.ts`, made by
+ * tools/protoc-gen-a2a-json.ts) share: the well-known types they write and
+ * read by hand (Timestamp, Struct as a JSON object, Value), strings, bytes,
+ * and the bail-out.
+ *
+ * A generated codec is a fast path, never a second opinion: it handles the
+ * inputs it can handle exactly as protobuf-es's `toJson`/`fromJson` (plus
+ * the REQUIRED rules of required-fields.ts) would, byte for byte and field
+ * for field, and bails out on anything else (a type it does not expect, a
+ * string number, an unknown enum name, a missing REQUIRED field, a duplicate
+ * key...). The caller then runs the reflective path, which answers (or
+ * fails) as it always did. test/a2a/json-codecs.test.ts holds the two paths
+ * to the same results over many generated messages.
+ */
+import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
+import { protoInt64 } from "@bufbuild/protobuf";
+import { base64Decode, base64Encode, getTextEncoding } from "@bufbuild/protobuf/wire";
+import type { Timestamp, Value } from "@bufbuild/protobuf/wkt";
+
+/** A generated codec for one message type. */
+export interface JsonCodec<T = unknown> {
+  /** The message as JSON text, exactly `JSON.stringify(encodeMessage(schema, message))`. */
+  write(message: T): string;
+  /** The message `json` decodes to, exactly what `decodeMessage` returns (REQUIRED checked when `required`). */
+  read(json: unknown, required: boolean, depth: number): T;
+}
+
+/** Thrown (never escapes a codec's caller) when the fast path cannot answer exactly. */
+export const BAIL: unique symbol = Symbol("json-codec-bail");
+
+export function bail(): never {
+  throw BAIL;
+}
+
+/**
+ * Nesting (messages and JSON values) beyond which the readers bail, well
+ * inside protobuf-es's recursion limit of 100, so that limit keeps deciding.
+ */
+export const MAX_DEPTH = 64;
+
+export const hasOwn: (o: object, key: PropertyKey) => boolean = (o, key) => Object.hasOwn(o, key);
+
+// ------------------------------------------------------------------ scalars
+
+/** A string field's value: protobuf-es accepts well-formed UTF-16 only. */
+export function readString(x: unknown): string {
+  if (typeof x !== "string" || !getTextEncoding().checkUtf8(x)) bail();
+  return x;
+}
+
+export function readBool(x: unknown): boolean {
+  if (typeof x !== "boolean") bail();
+  return x;
+}
+
+/** int32 from a JSON number (string-encoded numbers take the reflective path). */
+export function readInt32(x: unknown): number {
+  if (typeof x !== "number" || !Number.isInteger(x) || x > 0x7fffffff || x < -0x80000000) bail();
+  return x;
+}
+
+export function readBytes(x: unknown): Uint8Array {
+  if (typeof x !== "string") bail();
+  if (x === "") return new Uint8Array(0);
+  try {
+    return base64Decode(x);
+  } catch {
+    return bail();
+  }
+}
+
+/** A bytes value as JSON text (standard base64 needs no escaping). */
+export function writeBytes(x: Uint8Array): string {
+  return `"${base64Encode(x)}"`;
+}
+
+/** A value of a `map<string, …>` field: an object, or bail. */
+export function readObject(x: unknown): Record<string, unknown> {
+  if (typeof x !== "object" || x === null || Array.isArray(x)) bail();
+  return x as Record<string, unknown>;
+}
+
+/** A map key as protobuf-es checks it; `__proto__` is left to the reflective path. */
+export function readMapKey(key: string): string {
+  if (key === "__proto__") bail();
+  return readString(key);
+}
+
+// ---------------------------------------------------------------- Timestamp
+
+const TIMESTAMP_MS_MIN = Date.parse("0001-01-01T00:00:00Z");
+const TIMESTAMP_MS_MAX = Date.parse("9999-12-31T23:59:59Z");
+const RFC3339 =
+  /^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]{1,9}))?(?:Z|([+-][0-9][0-9]:[0-9][0-9]))$/;
+
+export function writeTimestamp(t: Timestamp): string {
+  if (t.$typeName !== "google.protobuf.Timestamp") bail();
+  const ms = Number(t.seconds) * 1000;
+  if (ms < TIMESTAMP_MS_MIN || ms > TIMESTAMP_MS_MAX || t.nanos < 0 || t.nanos > 999_999_999) bail();
+  let z = "Z";
+  if (t.nanos > 0) {
+    const nanos = (t.nanos + 1_000_000_000).toString().substring(1);
+    if (nanos.substring(3) === "000000") z = `.${nanos.substring(0, 3)}Z`;
+    else if (nanos.substring(6) === "000") z = `.${nanos.substring(0, 6)}Z`;
+    else z = `.${nanos}Z`;
+  }
+  return `"${new Date(ms).toISOString().replace(".000Z", z)}"`;
+}
+
+export function readTimestamp(x: unknown): Timestamp {
+  if (typeof x !== "string") bail();
+  const match = RFC3339.exec(x);
+  if (!match) bail();
+  const ms = Date.parse(
+    `${match[1]}-${match[2]}-${match[3]}T${match[4]}:${match[5]}:${match[6]}${match[8] ? match[8] : "Z"}`,
+  );
+  if (Number.isNaN(ms) || ms < TIMESTAMP_MS_MIN || ms > TIMESTAMP_MS_MAX) bail();
+  const fraction = match[7];
+  return {
+    $typeName: "google.protobuf.Timestamp",
+    seconds: protoInt64.parse(ms / 1000),
+    nanos: fraction ? Number.parseInt(`1${fraction}${"0".repeat(9 - fraction.length)}`) - 1_000_000_000 : 0,
+  };
+}
+
+// ------------------------------------------------------ Struct as JsonObject
+
+/** A `google.protobuf.Struct` field (held as a JsonObject) as JSON text. */
+export function writeStruct(x: JsonObject): string {
+  if (typeof x !== "object" || x === null || Array.isArray(x)) bail();
+  return writeJsonObject(x, 0);
+}
+
+function writeJsonObject(x: object, depth: number): string {
+  const keys = Object.keys(x);
+  let s = "";
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    s += `${i === 0 ? "" : ","}${JSON.stringify(key)}:${writeJson((x as Record<string, unknown>)[key], depth + 1)}`;
+  }
+  return `{${s}}`;
+}
+
+function writeJson(x: unknown, depth: number): string {
+  if (depth > MAX_DEPTH) bail();
+  switch (typeof x) {
+    case "string":
+      return JSON.stringify(x);
+    case "number":
+      if (!Number.isFinite(x)) bail();
+      return JSON.stringify(x);
+    case "boolean":
+      return x ? "true" : "false";
+    case "object": {
+      if (x === null) return "null";
+      if (!Array.isArray(x)) return writeJsonObject(x, depth);
+      let s = "";
+      for (let i = 0; i < x.length; i++) s += `${i === 0 ? "" : ","}${writeJson(x[i], depth + 1)}`;
+      return `[${s}]`;
+    }
+    default:
+      return bail();
+  }
+}
+
+/** A `google.protobuf.Struct` field read into its JsonObject (a copy, as protobuf-es makes). */
+export function readStruct(x: unknown, depth: number): JsonObject {
+  if (typeof x !== "object" || x === null || Array.isArray(x)) bail();
+  return copyJsonObject(x, depth);
+}
+
+function copyJsonObject(x: object, depth: number): JsonObject {
+  const out: JsonObject = {};
+  const keys = Object.keys(x);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    if (key === "__proto__") bail();
+    out[key] = copyJson((x as Record<string, unknown>)[key], depth + 1);
+  }
+  return out;
+}
+
+function copyJson(x: unknown, depth: number): JsonValue {
+  if (depth > MAX_DEPTH) bail();
+  switch (typeof x) {
+    case "string":
+    case "number":
+    case "boolean":
+      return x;
+    case "object": {
+      if (x === null) return null;
+      if (!Array.isArray(x)) return copyJsonObject(x, depth);
+      const out: JsonValue[] = [];
+      for (let i = 0; i < x.length; i++) out.push(copyJson(x[i], depth + 1));
+      return out;
+    }
+    default:
+      return bail();
+  }
+}
+
+// -------------------------------------------------------------------- Value
+
+/** A `google.protobuf.Value` message as JSON text. */
+export function writeValue(v: Value): string {
+  if (v.$typeName !== "google.protobuf.Value") bail();
+  return writeValueKind(v, 0);
+}
+
+function writeValueKind(v: Value, depth: number): string {
+  if (depth > MAX_DEPTH) bail();
+  const kind = v.kind;
+  switch (kind.case) {
+    case "nullValue":
+      return "null";
+    case "numberValue":
+      if (!Number.isFinite(kind.value)) bail();
+      return JSON.stringify(kind.value);
+    case "boolValue":
+      if (typeof kind.value !== "boolean") bail();
+      return kind.value ? "true" : "false";
+    case "stringValue":
+      if (typeof kind.value !== "string") bail();
+      return JSON.stringify(kind.value);
+    case "structValue": {
+      const fields = kind.value.fields;
+      const keys = Object.keys(fields);
+      let s = "";
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i] as string;
+        s += `${i === 0 ? "" : ","}${JSON.stringify(key)}:${writeValueKind(fields[key] as Value, depth + 1)}`;
+      }
+      return `{${s}}`;
+    }
+    case "listValue": {
+      const values = kind.value.values;
+      let s = "";
+      for (let i = 0; i < values.length; i++)
+        s += `${i === 0 ? "" : ","}${writeValueKind(values[i] as Value, depth + 1)}`;
+      return `[${s}]`;
+    }
+    default:
+      return bail();
+  }
+}
+
+/** A `google.protobuf.Value` message read from any JSON value. */
+export function readValue(x: unknown, depth: number): Value {
+  if (depth > MAX_DEPTH) bail();
+  switch (typeof x) {
+    case "number":
+      return { $typeName: "google.protobuf.Value", kind: { case: "numberValue", value: x } };
+    case "string":
+      return { $typeName: "google.protobuf.Value", kind: { case: "stringValue", value: x } };
+    case "boolean":
+      return { $typeName: "google.protobuf.Value", kind: { case: "boolValue", value: x } };
+    case "object": {
+      if (x === null) return { $typeName: "google.protobuf.Value", kind: { case: "nullValue", value: 0 } };
+      if (Array.isArray(x)) {
+        const values: Value[] = [];
+        for (let i = 0; i < x.length; i++) values.push(readValue(x[i], depth + 1));
+        return {
+          $typeName: "google.protobuf.Value",
+          kind: { case: "listValue", value: { $typeName: "google.protobuf.ListValue", values } },
+        };
+      }
+      const fields: Record<string, Value> = {};
+      const keys = Object.keys(x);
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i] as string;
+        if (key === "__proto__") bail();
+        fields[key] = readValue((x as Record<string, unknown>)[key], depth + 1);
+      }
+      return {
+        $typeName: "google.protobuf.Value",
+        kind: { case: "structValue", value: { $typeName: "google.protobuf.Struct", fields } },
+      };
+    }
+    default:
+      return bail();
+  }
+}
