@@ -9,6 +9,7 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import { type AgentCard, AgentCardSchema } from "../../gen/a2a_pb.js";
 import { AGENT_CARD_PATH, JSON_MEDIA_TYPE } from "../a2a/constants.js";
+import { isJsonObject } from "../a2a/json-object.js";
 import { decodeMessage } from "../a2a/protojson.js";
 import { A2A_PROTOCOL_VERSION, A2A_VERSION_HEADER } from "../a2a/version.js";
 import type { AuthProvider } from "../client/auth.js";
@@ -75,10 +76,6 @@ export function agentCardUrl(baseUrl: string | URL): string {
   }
   if (!url.pathname.endsWith(AGENT_CARD_PATH)) url.pathname = url.pathname.replace(/\/+$/, "") + AGENT_CARD_PATH;
   return url.href;
-}
-
-function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function unusable(cardUrl: string, why: string, cause?: unknown): NovaOSValidationError {

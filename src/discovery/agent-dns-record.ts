@@ -14,6 +14,7 @@
 
 import type { components } from "../../gen/openapi/agent-dns.js";
 import type { ProtocolBinding } from "../a2a/constants.js";
+import { isJsonObject } from "../a2a/json-object.js";
 import { capabilitySimilarity, DEFAULT_SIMILARITY_THRESHOLD } from "../capabilities/capability-name.js";
 import type { Client } from "../client/client.js";
 import { NovaOSDNSError } from "../errors/novaos-errors.js";
@@ -44,10 +45,6 @@ export interface AgentDNSRecordToClientOptions extends GuardedClientOptions {
   resolve?: ResolveHost | undefined;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function strings(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string" && v !== "") : [];
 }
@@ -64,11 +61,11 @@ function parseDate(value: unknown): Date | undefined {
 
 function capabilityOf(entry: unknown): AgentDNSCapability | undefined {
   if (typeof entry === "string") return entry === "" ? undefined : { name: entry };
-  if (!isRecord(entry) || typeof entry.name !== "string" || entry.name === "") return undefined;
+  if (!isJsonObject(entry) || typeof entry.name !== "string" || entry.name === "") return undefined;
   return {
     name: entry.name,
     ...(typeof entry.description === "string" ? { description: entry.description } : {}),
-    ...(isRecord(entry.metadata) ? { metadata: entry.metadata } : {}),
+    ...(isJsonObject(entry.metadata) ? { metadata: entry.metadata } : {}),
   };
 }
 
@@ -114,7 +111,7 @@ export class AgentDNSRecord {
 
   /** A record from its wire form; NovaOSDNSError when it lacks a name or a URL (lists and dates are read leniently). */
   static fromJson(json: unknown): AgentDNSRecord {
-    if (!isRecord(json) || typeof json.name !== "string" || json.name === "") {
+    if (!isJsonObject(json) || typeof json.name !== "string" || json.name === "") {
       throw new NovaOSDNSError("Agent DNS returned a record without a name", { details: { record: json } });
     }
     if (typeof json.url !== "string" || json.url.trim() === "") {
@@ -127,7 +124,7 @@ export class AgentDNSRecord {
       name: json.name,
       url: json.url,
       description: typeof json.description === "string" ? json.description : undefined,
-      metadata: isRecord(json.metadata) ? json.metadata : undefined,
+      metadata: isJsonObject(json.metadata) ? json.metadata : undefined,
       capabilities: strings(json.capabilities),
       domains: strings(json.domains),
       tags: strings(json.tags),

@@ -3,12 +3,9 @@
  * their wire JSON (v1.0, or v0.3 with `kind`), ACP-era messages and the
  * legacy convenience `Message`. Nothing here throws on foreign input.
  */
-import { isMessage, type JsonObject } from "@bufbuild/protobuf";
+import { isMessage } from "@bufbuild/protobuf";
 import { MessageSchema } from "../../gen/a2a_pb.js";
-
-export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+import { isJsonObject } from "../a2a/json-object.js";
 
 /**
  * Whether `value` presents as an A2A message: a generated `Message`, or an

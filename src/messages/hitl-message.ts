@@ -27,6 +27,7 @@ import {
   InputValidationSchema,
 } from "../../gen/novaos/v1/hitl_pb.js";
 import { type ProgressData, ProgressDataSchema } from "../../gen/novaos/v1/progress_pb.js";
+import { isJsonObject } from "../a2a/json-object.js";
 import { ActionStyle, HitlType, InputType } from "./vocabulary.js";
 
 export type HitlActionInit = MessageInitShape<typeof HitlActionSchema>;
@@ -201,13 +202,9 @@ export interface HitlDetails {
   result?: JsonObject;
 }
 
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function decodeOr<S extends DescMessage>(schema: S, value: unknown): MessageShape<S> | undefined {
   try {
-    return isObject(value) ? fromJson(schema, value, { ignoreUnknownFields: true }) : undefined;
+    return isJsonObject(value) ? fromJson(schema, value, { ignoreUnknownFields: true }) : undefined;
   } catch {
     return undefined;
   }
@@ -222,7 +219,7 @@ export function hitlDetails(hitl: Pick<HitlMessage, "metadata">): HitlDetails {
     : undefined;
   const suggestions = m[k.recoverySuggestions];
   return {
-    plan: isObject(m[k.plan]) ? (m[k.plan] as JsonObject) : undefined,
+    plan: isJsonObject(m[k.plan]) ? (m[k.plan] as JsonObject) : undefined,
     inputType: typeof m[k.inputType] === "string" ? (m[k.inputType] as string) : undefined,
     validation: decodeOr(InputValidationSchema, m[k.validation]),
     fields: fields?.every((f) => f !== undefined) ? (fields as InputField[]) : undefined,
@@ -232,7 +229,7 @@ export function hitlDetails(hitl: Pick<HitlMessage, "metadata">): HitlDetails {
       Array.isArray(suggestions) && suggestions.every((s) => typeof s === "string")
         ? (suggestions as string[])
         : undefined,
-    result: isObject(m[k.result]) ? (m[k.result] as JsonObject) : undefined,
+    result: isJsonObject(m[k.result]) ? (m[k.result] as JsonObject) : undefined,
   };
 }
 

@@ -10,7 +10,8 @@ import { create, fromJson, isMessage, type JsonObject, toJson } from "@bufbuild/
 import { ValueSchema } from "@bufbuild/protobuf/wkt";
 import { type Part, PartSchema } from "../../gen/a2a_pb.js";
 import { NovaOSMetadataSchema } from "../../gen/novaos/v1/metadata_pb.js";
-import { isA2AShaped, isJsonObject, sameMediaType } from "./a2a-shape.js";
+import { isJsonObject } from "../a2a/json-object.js";
+import { isA2AShaped, sameMediaType } from "./a2a-shape.js";
 import {
   NOVAOS_METADATA_MEDIA_TYPE,
   NOVAOS_METADATA_PART_KEY,

@@ -10,6 +10,7 @@ import {
   type WriteConfirmationRequired,
   WriteConfirmationRequiredSchema,
 } from "../../gen/novaos/v1/pause_pb.js";
+import { isJsonObject } from "../a2a/json-object.js";
 import { encodeMessage } from "../a2a/protojson.js";
 import { requiredFieldViolations } from "../a2a/required-fields.js";
 import { NovaOSValidationError } from "../errors/novaos-errors.js";
@@ -111,11 +112,11 @@ function mergeOpen<S extends DescMessage>(schema: S, message: MessageShape<S>, e
 
 /** Reads an open payload: the typed part (REQUIRED fields present) and the rest; undefined when it is not one. */
 function readOpen<S extends DescMessage>(schema: S, json: unknown): PauseRead<MessageShape<S>> | undefined {
-  if (typeof json !== "object" || json === null || Array.isArray(json)) return undefined;
+  if (!isJsonObject(json)) return undefined;
   try {
-    const payload = fromJson(schema, json as JsonObject, { ignoreUnknownFields: true });
+    const payload = fromJson(schema, json, { ignoreUnknownFields: true });
     if (requiredFieldViolations(schema, payload).length > 0) return undefined;
-    return { payload, extra: withoutFields(schema, json as JsonObject) };
+    return { payload, extra: withoutFields(schema, json) };
   } catch {
     return undefined;
   }

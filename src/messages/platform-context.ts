@@ -6,7 +6,7 @@
  */
 import { create, fromJson, type JsonObject, type MessageInitShape, mergeFromJson, toJson } from "@bufbuild/protobuf";
 import { type PlatformContext, PlatformContextSchema } from "../../gen/novaos/v1/platform_context_pb.js";
-import { isJsonObject } from "./a2a-shape.js";
+import { isJsonObject } from "../a2a/json-object.js";
 import { NOVAOS_CONTEXT_METADATA_KEY } from "./wire-keys.js";
 
 export type PlatformContextInit = MessageInitShape<typeof PlatformContextSchema>;

@@ -15,6 +15,7 @@
  */
 
 import type { components } from "../../gen/openapi/gateway.js";
+import { isJsonObject } from "../a2a/json-object.js";
 import type { SseEvent } from "../a2a/sse.js";
 import { NovaOSServerError } from "../errors/novaos-errors.js";
 
@@ -32,14 +33,10 @@ const MESSAGE_EVENT = "message";
 /** The type `message.delta` is surfaced as, and the legacy event name for it. */
 export const CHUNK_EVENT_TYPE = "chunk";
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** A string payload is the content; else `payload.content`, else `payload.message` (see docs/decisions.md). */
 function contentOf(payload: unknown): string | undefined {
   if (typeof payload === "string") return payload;
-  if (!isObject(payload)) return undefined;
+  if (!isJsonObject(payload)) return undefined;
   if (typeof payload.content === "string") return payload.content;
   return typeof payload.message === "string" ? payload.message : undefined;
 }
@@ -121,19 +118,21 @@ export class StreamEvent {
       return new StreamEvent({
         type: name,
         content: contentOf(payload),
-        timestamp: isObject(json) ? timestampOf(json.timestamp) : undefined,
+        timestamp: isJsonObject(json) ? timestampOf(json.timestamp) : undefined,
         id: event.id,
         payload,
       });
     }
-    if (!isObject(json) || typeof json.type !== "string" || json.type === "") {
+    if (!isJsonObject(json) || typeof json.type !== "string" || json.type === "") {
       throw new NovaOSServerError("The Execution Gateway sent an event that is not a JSON object with a type", {
         details: { data: event.data.slice(0, 1024), id: event.id },
       });
     }
     const payload = json.payload;
     const status =
-      json.type === "status" && isObject(payload) && typeof payload.status === "string" ? payload.status : undefined;
+      json.type === "status" && isJsonObject(payload) && typeof payload.status === "string"
+        ? payload.status
+        : undefined;
     return new StreamEvent({
       type: json.type === "message.delta" ? CHUNK_EVENT_TYPE : json.type,
       content: contentOf(payload),

@@ -35,6 +35,7 @@ import {
   type KeyObject,
 } from "jose";
 import { type AgentCard, AgentCardSchema } from "../../gen/a2a_pb.js";
+import { isJsonObject } from "../a2a/json-object.js";
 import {
   AgentCardSignatureError,
   InvalidAgentCardSignatureError,
@@ -293,12 +294,12 @@ async function verifiesAny(
 
 /** The JWS parts of one `signatures` entry; throws when the entry is not shaped like one. */
 function signatureEntry(entry: JsonValue): { protected: string; signature: string; header?: JsonObject } {
-  if (entry === null || typeof entry !== "object" || Array.isArray(entry)) throw new Error("not an object");
+  if (!isJsonObject(entry)) throw new Error("not an object");
   const { protected: protectedHeader, signature, header } = entry;
   if (typeof protectedHeader !== "string" || typeof signature !== "string") {
     throw new Error("protected and signature must be strings");
   }
-  if (header !== undefined && (header === null || typeof header !== "object" || Array.isArray(header))) {
+  if (header !== undefined && !isJsonObject(header)) {
     throw new Error("header must be an object");
   }
   return { protected: protectedHeader, signature, ...(header ? { header } : {}) };

@@ -6,6 +6,7 @@
  */
 import { x25519 } from "@noble/curves/ed25519.js";
 import { sha256 } from "@noble/hashes/sha2.js";
+import { isJsonObject } from "../a2a/json-object.js";
 import { b64uDecode, b64uEncode } from "./base64url.js";
 
 /** The public half as a JWK (RFC 8037), with its thumbprint as `kid`. */
@@ -23,10 +24,6 @@ export interface X25519PublicJwk {
  */
 export function jwkThumbprint(x: string): string {
   return b64uEncode(sha256(new TextEncoder().encode(`{"crv":"X25519","kty":"OKP","x":"${x}"}`)));
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 export class RecipientKey {
@@ -58,7 +55,7 @@ export class RecipientKey {
    * thumbprint. Throws a `RangeError` naming the problem, never the key.
    */
   static fromJwk(jwk: unknown): RecipientKey {
-    if (!isRecord(jwk) || jwk.kty !== "OKP" || jwk.crv !== "X25519") {
+    if (!isJsonObject(jwk) || jwk.kty !== "OKP" || jwk.crv !== "X25519") {
       throw new RangeError('Not an X25519 JWK (kty "OKP", crv "X25519")');
     }
     let secret: Uint8Array;

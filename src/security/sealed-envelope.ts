@@ -13,6 +13,7 @@ import { randomBytes } from "@noble/ciphers/utils.js";
 import { x25519 } from "@noble/curves/ed25519.js";
 import { hkdf } from "@noble/hashes/hkdf.js";
 import { sha256 } from "@noble/hashes/sha2.js";
+import { isJsonObject } from "../a2a/json-object.js";
 import { SealedEnvelopeError, SealedEnvelopeFormatError } from "../errors/novaos-errors.js";
 import { b64uDecode, b64uEncode } from "./base64url.js";
 import { jwkThumbprint, type RecipientKey } from "./recipient-key.js";
@@ -53,10 +54,6 @@ export interface SecretDelivery {
 
 const utf8 = new TextEncoder();
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
 
 function concat(...parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
@@ -120,7 +117,7 @@ function isAllZero(bytes: Uint8Array): boolean {
  * with it). Validates only that much: an object with a non-empty string kid.
  */
 export function envelopeKeyId(envelope: unknown): string {
-  if (!isRecord(envelope)) throw new SealedEnvelopeFormatError("A sealed envelope must be a JSON object");
+  if (!isJsonObject(envelope)) throw new SealedEnvelopeFormatError("A sealed envelope must be a JSON object");
   if (typeof envelope.kid !== "string" || envelope.kid === "") {
     throw new SealedEnvelopeFormatError('Sealed envelope field "kid" must be a non-empty string');
   }

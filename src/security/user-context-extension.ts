@@ -17,6 +17,7 @@
  */
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import { A2AExtension, type ExtensionActivation } from "../a2a/extensions.js";
+import { isJsonObject } from "../a2a/json-object.js";
 import { SealedEnvelopeFormatError } from "../errors/novaos-errors.js";
 import { PodKeyring } from "./pod-keyring.js";
 import { SEALED_ENVELOPE_SUITE } from "./sealed-envelope.js";
@@ -47,10 +48,6 @@ export interface UserContextCall {
   readonly runId: string;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
 export class UserContextExtension extends A2AExtension {
   readonly keyring: PodKeyring;
 
@@ -77,13 +74,13 @@ export class UserContextExtension extends A2AExtension {
    */
   override readValue(value: JsonValue | undefined): SealedUserContext {
     if (value === undefined || value === null) return new SealedUserContext({}, this.keyring);
-    if (!isRecord(value) || !isRecord(value.secrets)) {
+    if (!isJsonObject(value) || !isJsonObject(value.secrets)) {
       throw new SealedEnvelopeFormatError(
         `The ${USER_CONTEXT_EXTENSION_URI} payload must be an object with a "secrets" object`,
       );
     }
     for (const [name, envelope] of Object.entries(value.secrets)) {
-      if (!isRecord(envelope)) {
+      if (!isJsonObject(envelope)) {
         throw new SealedEnvelopeFormatError(`The sealed secret '${name}' is not an envelope object`);
       }
     }
