@@ -21,7 +21,7 @@
  * signature suffices, so a publisher can carry old and new signatures across a
  * key rotation.
  */
-import { fromJson, type JsonObject, type JsonValue, toJson } from "@bufbuild/protobuf";
+import { fromJson, isMessage, type JsonObject, type JsonValue, toJson } from "@bufbuild/protobuf";
 import canonicalize from "canonicalize";
 import {
   base64url,
@@ -67,8 +67,9 @@ const ASYMMETRIC = new Set(DEFAULT_SIGNATURE_ALGORITHMS);
 /** The `typ` a signature's protected header carries (spec §8.4.2: SHOULD be "JOSE"). */
 export const CARD_SIGNATURE_TYP = "JOSE";
 
-function isAgentCardMessage(card: JsonObject | AgentCard): card is AgentCard {
-  return (card as { $typeName?: unknown }).$typeName === AgentCardSchema.typeName;
+/** The card as JSON: raw JSON as given, a card built in memory through `toJson`. */
+function cardJson(card: JsonObject | AgentCard): JsonObject {
+  return isMessage(card, AgentCardSchema) ? (toJson(AgentCardSchema, card) as JsonObject) : card;
 }
 
 /** The reference's `_clean_empty`: undefined (nothing left) for `""`, `null`, `[]`, `{}` and containers that empty out. */
@@ -96,8 +97,7 @@ function stripEmpty(value: JsonValue | undefined): JsonValue | undefined {
  * its input.
  */
 export function canonicalizeAgentCard(card: JsonObject | AgentCard): string {
-  const json = isAgentCardMessage(card) ? (toJson(AgentCardSchema, card) as JsonObject) : card;
-  const { signatures: _signatures, ...unsigned } = json;
+  const { signatures: _signatures, ...unsigned } = cardJson(card);
   return canonicalize(stripEmpty(unsigned) ?? {}) ?? "{}";
 }
 
@@ -112,7 +112,7 @@ export type CardCanonicalForm = "raw" | "schema";
 export function canonicalizeAgentCardSchemaForm(card: JsonObject | AgentCard): string | undefined {
   let parsed: AgentCard;
   try {
-    parsed = isAgentCardMessage(card) ? card : fromJson(AgentCardSchema, card, { ignoreUnknownFields: true });
+    parsed = isMessage(card, AgentCardSchema) ? card : fromJson(AgentCardSchema, card, { ignoreUnknownFields: true });
   } catch {
     return undefined;
   }
@@ -169,10 +169,10 @@ export async function signAgentCard(
     signature: jws.signature,
     ...(jws.header ? { header: jws.header as JsonObject } : {}),
   };
-  const json = isAgentCardMessage(card) ? (toJson(AgentCardSchema, card) as JsonObject) : card;
+  const json = cardJson(card);
   const existing = Array.isArray(json.signatures) ? json.signatures : [];
   const signed = { ...json, signatures: [...existing, entry] };
-  return isAgentCardMessage(card) ? fromJson(AgentCardSchema, signed) : signed;
+  return isMessage(card, AgentCardSchema) ? fromJson(AgentCardSchema, signed) : signed;
 }
 
 export interface VerifyAgentCardOptions {
@@ -227,7 +227,7 @@ export function createAgentCardVerifier(options: VerifyAgentCardOptions): AgentC
   if (forms.length === 0) throw new RangeError("canonicalForms must name at least one form");
 
   return async (card) => {
-    const json = isAgentCardMessage(card) ? (toJson(AgentCardSchema, card) as JsonObject) : card;
+    const json = cardJson(card);
     const entries = Array.isArray(json.signatures) ? json.signatures : [];
     if (entries.length === 0) throw new NoAgentCardSignatureError("The agent card carries no signature");
     let payloads: string[];
