@@ -25,6 +25,7 @@ import {
   NovaOSError,
   NovaOSValidationError,
 } from "../errors/novaos-errors.js";
+import { platformHttpErrorMessage } from "../platform/http-error.js";
 import { createPlatformClient } from "../platform/platform-client.js";
 import { DEFAULT_DISCOVERY_TIMEOUT_MS } from "./agent-card-fetch.js";
 import { AgentDNSRecord, type AgentDNSRecordToClientOptions } from "./agent-dns-record.js";
@@ -230,11 +231,7 @@ export class AgentDNSClient {
 
 function dnsHttpError(response: Response, body: unknown, operation: string): NovaOSDNSError {
   const status = response.status;
-  const detail =
-    typeof body === "object" && body !== null
-      ? ((body as { message?: unknown; error?: unknown }).message ?? (body as { error?: unknown }).error)
-      : body;
-  const message = `Agent DNS ${operation} answered HTTP ${status}${typeof detail === "string" && detail ? `: ${detail}` : ""}`;
+  const message = platformHttpErrorMessage(`Agent DNS ${operation}`, status, body);
   const options = { code: status, details: { status, body } };
   if (status === 429) {
     return new NovaOSDNSRateLimitError(message, {

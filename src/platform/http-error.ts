@@ -33,11 +33,20 @@ function bodyMessage(body: unknown): string | undefined {
   return typeof error === "string" && error !== "" ? error : undefined;
 }
 
+/**
+ * `"<operation> answered HTTP <status>: <the body's message>"`: the message of
+ * every platform HTTP error, whichever error family the service maps it to
+ * (Agent DNS has its own).
+ */
+export function platformHttpErrorMessage(operation: string, status: number, body: unknown): string {
+  const detail = bodyMessage(body);
+  return `${operation} answered HTTP ${status}${detail ? `: ${detail}` : ""}`;
+}
+
 /** The typed error for a platform response with status `response.status` and parsed error `body`. */
 export function platformHttpError(response: Response, body: unknown, context: PlatformErrorContext): NovaOSError {
   const status = response.status;
-  const detail = bodyMessage(body);
-  const message = `${context.operation} answered HTTP ${status}${detail ? `: ${detail}` : ""}`;
+  const message = platformHttpErrorMessage(context.operation, status, body);
   const options: NovaOSErrorOptions = { code: status, details: { status, body } };
   if (status === 401 || status === 403) return new NovaOSAuthenticationError(message, options);
   if (status === 429) {
