@@ -23,10 +23,9 @@ import {
   NovaOSDNSError,
   NovaOSDNSRateLimitError,
   NovaOSError,
-  NovaOSValidationError,
 } from "../errors/novaos-errors.js";
 import { platformHttpErrorMessage } from "../platform/http-error.js";
-import { createPlatformClient } from "../platform/platform-client.js";
+import { checkBaseUrl, createPlatformClient } from "../platform/platform-client.js";
 import { DEFAULT_DISCOVERY_TIMEOUT_MS } from "./agent-card-fetch.js";
 import { AgentDNSRecord, type AgentDNSRecordToClientOptions } from "./agent-dns-record.js";
 import type { ResolveHost } from "./agent-url.js";
@@ -92,12 +91,7 @@ export class AgentDNSClient {
   readonly #api: OpenApiClient<paths>;
 
   constructor(options: AgentDNSClientOptions) {
-    if (!URL.canParse(options.baseUrl) || !/^https?:$/.test(new URL(options.baseUrl).protocol)) {
-      throw new NovaOSValidationError(`Agent DNS baseUrl ${JSON.stringify(options.baseUrl)} is not an http(s) URL`, {
-        field: "baseUrl",
-      });
-    }
-    this.baseUrl = options.baseUrl;
+    this.baseUrl = checkBaseUrl(options.baseUrl, "Agent DNS");
     this.#options = options;
     this.#api = createPlatformClient<paths>(options);
   }

@@ -32,7 +32,7 @@ import {
 import { Attachment, type AttachmentInit } from "./attachment.js";
 import { reconnectDelayMs, sleep } from "./backoff.js";
 import { platformHttpError } from "./http-error.js";
-import { createPlatformClient } from "./platform-client.js";
+import { checkBaseUrl, createPlatformClient } from "./platform-client.js";
 import { StreamEvent } from "./stream-event.js";
 
 /** Deadline of a unary gateway call (execute, health, service run). Streams have none. */
@@ -140,13 +140,7 @@ export class GatewayClient implements AsyncDisposable {
   #closed = false;
 
   constructor(options: GatewayClientOptions) {
-    // `new URL("execution-gateway:8081")` parses, with the host read as a scheme: require http(s).
-    if (!URL.canParse(options.baseUrl) || !/^https?:$/.test(new URL(options.baseUrl).protocol)) {
-      throw new NovaOSValidationError(`baseUrl ${JSON.stringify(options.baseUrl)} is not an http(s) URL`, {
-        field: "baseUrl",
-      });
-    }
-    this.baseUrl = options.baseUrl;
+    this.baseUrl = checkBaseUrl(options.baseUrl, "Execution Gateway");
     this.#options = options;
     this.#ownedFetch = options.fetch ? undefined : createOwnedFetch();
     this.#api = createPlatformClient<paths>({

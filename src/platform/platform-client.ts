@@ -9,6 +9,7 @@
 import { context, propagation } from "@opentelemetry/api";
 import createClient, { type Client } from "openapi-fetch";
 import type { AuthProvider } from "../client/auth.js";
+import { NovaOSValidationError } from "../errors/novaos-errors.js";
 
 export interface PlatformClientOptions {
   baseUrl: string;
@@ -17,6 +18,20 @@ export interface PlatformClientOptions {
   headers?: Record<string, string> | undefined;
   /** Default: the global fetch. */
   fetch?: typeof fetch | undefined;
+}
+
+/**
+ * `baseUrl` when it is an http(s) URL, else NovaOSValidationError naming
+ * `service`. `new URL("execution-gateway:8081")` parses, with the host read as
+ * a scheme, so parsing alone is not enough.
+ */
+export function checkBaseUrl(baseUrl: string, service: string): string {
+  if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol)) {
+    throw new NovaOSValidationError(`${service} baseUrl ${JSON.stringify(baseUrl)} is not an http(s) URL`, {
+      field: "baseUrl",
+    });
+  }
+  return baseUrl;
 }
 
 export function createPlatformClient<Paths extends {}>(options: PlatformClientOptions): Client<Paths> {
