@@ -25,7 +25,7 @@ export const DEFAULT_AGENT_URL_SCHEMES: readonly string[] = ["https", "http", "g
 /** Resolves a host name to every address it has (the default is `dns.lookup` with `all: true`). */
 export type ResolveHost = (hostname: string) => Promise<readonly LookupAddress[]>;
 
-export const resolveWithSystemDns: ResolveHost = (hostname) => lookup(hostname, { all: true, verbatim: true });
+const resolveWithSystemDns: ResolveHost = (hostname) => lookup(hostname, { all: true, verbatim: true });
 
 export interface AgentUrlPolicy {
   /** Host suffixes the URL must fall under (dot boundary, IDNA, case-insensitive); empty or absent means any host. */

@@ -34,19 +34,14 @@ export async function createGuardedClient(
   options: GuardedClientOptions = {},
 ): Promise<Client> {
   await validateAgentUrl(target.url, policy);
-  const connectPolicy: AgentUrlPolicy = {
-    allowedHostSuffixes: policy.allowedHostSuffixes,
-    allowPrivateIps: policy.allowPrivateIps,
-    resolve: policy.resolve,
-  };
-  const guarded = createGuardedFetch(connectPolicy, { headersTimeout: 0, bodyTimeout: 0 });
+  const guarded = createGuardedFetch(policy, { headersTimeout: 0, bodyTimeout: 0 });
   try {
     return new Client({
       ...options,
       baseUrl: target.url.trim(),
       ...(target.binding ? { binding: target.binding } : {}),
       fetch: guarded.fetch,
-      grpcNodeOptions: { ...options.grpcNodeOptions, lookup: createGuardedLookup(connectPolicy) },
+      grpcNodeOptions: { ...options.grpcNodeOptions, lookup: createGuardedLookup(policy) },
       onClose: async () => {
         await guarded.close();
         await options.onClose?.();
