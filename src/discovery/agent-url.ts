@@ -15,9 +15,10 @@
 import type { LookupAddress } from "node:dns";
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
+import { NovaOSValidationError } from "../errors/novaos-errors.js";
+import { hostMatchesSuffix, normalizeHostname, normalizeHostSuffix } from "../runtime/host-suffix.js";
 import { AgentUrlRejectedError } from "./agent-url-error.js";
 import { blockedAddressCategory } from "./blocked-addresses.js";
-import { hostMatchesSuffix, normalizeHostSuffix } from "./host-suffix.js";
 
 /** Schemes an agent URL may use unless the caller narrows them; a bare `host:port` is always a gRPC target. */
 export const DEFAULT_AGENT_URL_SCHEMES: readonly string[] = ["https", "http", "grpcs", "grpc"];
@@ -84,16 +85,19 @@ export function parseAgentUrl(url: string): ParsedAgentUrl {
   return { scheme, hostname, port: parsed.port === "" ? undefined : Number(parsed.port) };
 }
 
-/** A host as hosts are compared: lower-case, IPv6 without brackets, no trailing dot. */
-export function normalizeHostname(host: string): string {
-  const bare = host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
-  return bare.replace(/\.$/, "").toLowerCase();
+/** A suffix the caller configured that names no host: a configuration error, not a refused URL. */
+function checkedSuffix(suffix: string): string {
+  const normalized = normalizeHostSuffix(suffix);
+  if (normalized === undefined) {
+    throw new NovaOSValidationError(`Not a host suffix: ${JSON.stringify(suffix)}`, { field: "allowedHostSuffixes" });
+  }
+  return normalized;
 }
 
 /** Throws unless `hostname` (normalized) is covered by one of the suffixes; no suffixes means any host. */
 export function checkHostSuffix(hostname: string, suffixes: readonly string[] | undefined, url: string): void {
   if (!suffixes || suffixes.length === 0) return;
-  const normalized = suffixes.map(normalizeHostSuffix);
+  const normalized = suffixes.map(checkedSuffix);
   if (normalized.some((suffix) => hostMatchesSuffix(hostname, suffix))) return;
   reject(
     "host-suffix",

@@ -14,13 +14,8 @@ import type { LookupAddress, LookupAllOptions, LookupOneOptions } from "node:dns
 import { isIP, type LookupFunction } from "node:net";
 import { Agent, buildConnector, fetch as undiciFetch } from "undici";
 import { findSdkError } from "../client/transport-failure.js";
-import {
-  type AgentUrlPolicy,
-  checkAddress,
-  checkHostSuffix,
-  normalizeHostname,
-  resolveCheckedAddresses,
-} from "./agent-url.js";
+import { normalizeHostname } from "../runtime/host-suffix.js";
+import { type AgentUrlPolicy, checkAddress, checkHostSuffix, resolveCheckedAddresses } from "./agent-url.js";
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 

@@ -5,6 +5,7 @@
  * (default `process.env`) so that tests and embedders never have to mutate
  * the real one. Bad values throw `RangeError` naming the variable.
  */
+import { hostMatchesSuffix, normalizeHostname, normalizeHostSuffix } from "./host-suffix.js";
 
 export type Environment = "dev" | "staging" | "prod";
 
@@ -44,14 +45,24 @@ export function getEnvironment(env: Env = process.env): Environment {
   return shared && isEnvironment(shared) ? shared : DEFAULT_ENVIRONMENT;
 }
 
-/** Suffixes are compared lower-case and without a leading dot. */
-function normalizeSuffix(suffix: string): string {
-  return suffix.trim().toLowerCase().replace(/^\.+/, "");
+/**
+ * Entries in comparison form (host-suffix.ts), blank ones skipped. An entry
+ * that names no host is a RangeError: dropping it could leave an empty list,
+ * which means "no restriction".
+ */
+function normalizeAllowlist(entries: readonly string[], source: string): string[] {
+  return entries
+    .filter((entry) => entry.trim().replace(/^\.+/, "") !== "")
+    .map((entry) => {
+      const suffix = normalizeHostSuffix(entry);
+      if (suffix === undefined) throw new RangeError(`${source} entry ${JSON.stringify(entry)} is not a host suffix`);
+      return suffix;
+    });
 }
 
 /** The `NOVAOS_ALLOWED_HOSTS` suffixes, or undefined when unset or blank (no restriction). */
 export function getAllowedHostsFromEnv(env: Env = process.env): string[] | undefined {
-  const list = (env[ALLOWED_HOSTS_ENV] ?? "").split(",").map(normalizeSuffix).filter(Boolean);
+  const list = normalizeAllowlist((env[ALLOWED_HOSTS_ENV] ?? "").split(","), ALLOWED_HOSTS_ENV);
   return list.length > 0 ? list : undefined;
 }
 
@@ -59,20 +70,20 @@ export function getAllowedHostsFromEnv(env: Env = process.env): string[] | undef
  * Rejects `url` when an allowlist is configured (the argument, else
  * `NOVAOS_ALLOWED_HOSTS`) and its host is not covered by one of the suffixes.
  * A suffix covers itself and its subdomains, on a dot boundary:
- * `example.com` covers `api.example.com` but not `evilexample.com`. This is
- * a coarse check for trusted configuration, not an SSRF guard.
+ * `example.com` covers `api.example.com` but not `evilexample.com` (the rule
+ * of host-suffix.ts, the discovery guard's too). This is a coarse check for
+ * trusted configuration, not an SSRF guard.
  */
 export function validateHostAllowed(url: string | URL, allowedHosts?: readonly string[], env: Env = process.env): void {
-  const allowlist = allowedHosts?.map(normalizeSuffix).filter(Boolean) ?? getAllowedHostsFromEnv(env);
+  const allowlist = allowedHosts ? normalizeAllowlist(allowedHosts, "allowedHosts") : getAllowedHostsFromEnv(env);
   if (!allowlist || allowlist.length === 0) return;
   let host: string;
   try {
-    host = new URL(url).hostname.toLowerCase().replace(/\.$/, "");
+    host = normalizeHostname(new URL(url).hostname);
   } catch {
     throw new RangeError(`Not a valid URL: ${JSON.stringify(String(url))}`);
   }
-  if (host.startsWith("[") && host.endsWith("]")) host = host.slice(1, -1);
-  if (allowlist.some((suffix) => host === suffix || host.endsWith(`.${suffix}`))) return;
+  if (allowlist.some((suffix) => hostMatchesSuffix(host, suffix))) return;
   throw new RangeError(`Host ${JSON.stringify(host)} is not in the outbound-host allowlist (${allowlist.join(", ")})`);
 }
 

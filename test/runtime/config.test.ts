@@ -48,6 +48,19 @@ describe("NOVAOS_ALLOWED_HOSTS", () => {
     expect(() => validateHostAllowed("https://b.example", ["b.example"], env)).not.toThrow();
     expect(() => validateHostAllowed("not a url", ["b.example"], env)).toThrow(/valid URL/);
   });
+
+  it("is the discovery guard's suffix rule: IDNA, trailing dots, IP literals only when equal", () => {
+    expect(() => validateHostAllowed("https://api.xn--bcher-kva.example/", ["Bücher.example"])).not.toThrow();
+    expect(() => validateHostAllowed("https://api.partner.example./", ["partner.example."])).not.toThrow();
+    expect(() => validateHostAllowed("http://127.0.0.1:8080/", ["0.0.1"])).toThrow(/allowlist/);
+    expect(() => validateHostAllowed("http://127.0.0.1:8080/", ["127.0.0.1"])).not.toThrow();
+    expect(() => validateHostAllowed("http://[::1]:8080/", ["[::1]"])).not.toThrow();
+  });
+
+  it("refuses an entry that names no host rather than dropping it (an empty list would allow everything)", () => {
+    expect(() => getAllowedHostsFromEnv({ NOVAOS_ALLOWED_HOSTS: "exa mple" })).toThrow(/NOVAOS_ALLOWED_HOSTS/);
+    expect(() => validateHostAllowed("https://b.example", ["b.example:443"])).toThrow(RangeError);
+  });
 });
 
 describe("NOVAOS_TOOL_TIMEOUT_S", () => {
