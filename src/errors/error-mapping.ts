@@ -30,11 +30,10 @@ function rebuild<E extends A2AError>(
   ErrorClass: new (...args: ConstructorParameters<typeof A2AError>) => E,
   taskId?: string,
 ): E {
-  const metadata =
-    taskId !== undefined && parsed.taskId === undefined ? { ...parsed.metadata, taskId } : { ...parsed.metadata };
   return new ErrorClass(parsed.message, {
     code: parsed.code,
-    metadata,
+    metadata: parsed.metadata,
+    taskId: parsed.taskId ?? taskId,
     errorDetails: parsed.errorDetails,
     details: parsed.details,
   });
