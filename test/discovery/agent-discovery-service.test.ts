@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { BearerTokenAuth } from "../../src/client/auth.js";
 import { agentCardUrl } from "../../src/discovery/agent-card-fetch.js";
 import {
@@ -20,11 +20,9 @@ import { type ContractServer, type JsonReply, startContractServer } from "../pla
 import { agentCardJson } from "./agent-card.fixture.js";
 import { fakeDns } from "./fake-dns.js";
 import { startHttpServer } from "./local-network.js";
+import { cleanupAfterEach, rejection } from "./support.js";
 
-const cleanup: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const fn of cleanup.splice(0).reverse()) await fn();
-});
+const cleanup = cleanupAfterEach();
 
 async function cardServer(
   reply: (headers: Record<string, unknown>) => JsonReply | Promise<JsonReply>,
@@ -41,15 +39,6 @@ function service(options: AgentDiscoveryServiceOptions): AgentDiscoveryService {
   const s = new AgentDiscoveryService(options);
   cleanup.push(() => s.close());
   return s;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a rejection");
 }
 
 describe("agentCardUrl", () => {

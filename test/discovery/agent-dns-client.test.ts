@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { BearerTokenAuth } from "../../src/client/auth.js";
 import type { Client } from "../../src/client/client.js";
 import { AgentDNSClient, type AgentDNSClientOptions } from "../../src/discovery/agent-dns-client.js";
@@ -15,6 +15,7 @@ import {
 import { type ContractServer, type OperationHandler, startContractServer } from "../platform/contract-server.js";
 import { fakeDns } from "./fake-dns.js";
 import { startHttpServer } from "./local-network.js";
+import { cleanupAfterEach, rejection } from "./support.js";
 
 const record = (name: string, extra: Record<string, unknown> = {}) => ({
   id: `id-${name}`,
@@ -30,10 +31,7 @@ const REGISTRY = [
   record("news-agent", { capabilities: ["summarization", "search"], domains: ["news"], tags: ["stable"] }),
 ];
 
-const cleanup: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const fn of cleanup.splice(0).reverse()) await fn();
-});
+const cleanup = cleanupAfterEach();
 
 async function registry(handlers: Record<string, OperationHandler>): Promise<ContractServer> {
   const server = await startContractServer({ spec: "agent-dns.yaml", handlers, bearerToken: "dns-token" });
@@ -49,15 +47,6 @@ async function names(records: AsyncIterable<AgentDNSRecord>): Promise<string[]> 
   const out: string[] = [];
   for await (const r of records) out.push(r.name);
   return out;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a rejection");
 }
 
 /** GET /agents in pages of `size`, tokens are offsets. */

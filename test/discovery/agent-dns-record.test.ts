@@ -1,10 +1,11 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Client } from "../../src/client/client.js";
 import { AgentDNSRecord } from "../../src/discovery/agent-dns-record.js";
 import { AgentUrlRejectedError } from "../../src/discovery/agent-url-error.js";
 import { NovaOSDNSError } from "../../src/errors/novaos-errors.js";
 import { startEchoAgent } from "./echo-agent.js";
 import { fakeDns } from "./fake-dns.js";
+import { cleanupAfterEach } from "./support.js";
 
 const wire = {
   id: "a-1",
@@ -25,10 +26,7 @@ const wire = {
   status: "Active",
 };
 
-const cleanup: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const fn of cleanup.splice(0).reverse()) await fn();
-});
+const cleanup = cleanupAfterEach();
 
 describe("AgentDNSRecord", () => {
   it("reads the wire form leniently and writes it back", () => {

@@ -1,6 +1,6 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import { exportJWK, generateKeyPair } from "jose";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { AgentDiscoveryService } from "../../src/discovery/agent-discovery-service.js";
 import { fetchAgentCard } from "../../src/discovery/fetch-agent-card.js";
 import {
@@ -11,6 +11,7 @@ import {
 import { signAgentCard } from "../../src/security/card-signing.js";
 import { agentCardJson } from "./agent-card.fixture.js";
 import { type LocalServer, startHttpServer } from "./local-network.js";
+import { cleanupAfterEach } from "./support.js";
 
 let signingKey: CryptoKey;
 let signed: JsonObject;
@@ -22,10 +23,7 @@ beforeAll(async () => {
   signed = await signAgentCard(agentCardJson(), privateKey, { kid: "card-key-1", alg: "ES256" });
 });
 
-const cleanup: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const fn of cleanup.splice(0).reverse()) await fn();
-});
+const cleanup = cleanupAfterEach();
 
 /** One origin serving the card (whatever `card()` returns now) and the JWKS. */
 async function origin(card: () => JsonObject): Promise<LocalServer & { url: string; jwksUrl: string }> {

@@ -5,11 +5,11 @@ import { discoverAndConnect } from "../../src/discovery/discover-and-connect.js"
 import { NovaOSDNSAgentNotFoundError } from "../../src/errors/novaos-errors.js";
 import { type ContractServer, startContractServer } from "../platform/contract-server.js";
 import { startEchoAgent } from "./echo-agent.js";
+import { cleanupAfterEach } from "./support.js";
 
-const cleanup: (() => unknown)[] = [];
-afterEach(async () => {
+const cleanup = cleanupAfterEach();
+afterEach(() => {
   vi.unstubAllEnvs();
-  for (const fn of cleanup.splice(0).reverse()) await fn();
 });
 
 async function setup() {

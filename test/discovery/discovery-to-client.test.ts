@@ -1,5 +1,5 @@
 import type { JsonObject } from "@bufbuild/protobuf";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Client } from "../../src/client/client.js";
 import { AgentDiscoveryService } from "../../src/discovery/agent-discovery-service.js";
 import { AgentUrlRejectedError } from "../../src/discovery/agent-url-error.js";
@@ -8,12 +8,10 @@ import { agentCardJson } from "./agent-card.fixture.js";
 import { startEchoAgent } from "./echo-agent.js";
 import { type FakeDns, fakeDns } from "./fake-dns.js";
 import { routePublicAddress, startHttpServer } from "./local-network.js";
+import { cleanupAfterEach, rejection } from "./support.js";
 
 const PUBLIC = "93.184.216.34";
-const cleanup: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const fn of cleanup.splice(0).reverse()) await fn();
-});
+const cleanup = cleanupAfterEach();
 
 /** An origin serving `card`, and a discovery service for it resolving names through `dns`. */
 async function discover(card: JsonObject, dns: FakeDns) {
@@ -29,15 +27,6 @@ async function discover(card: JsonObject, dns: FakeDns) {
 function keep(client: Client): Client {
   cleanup.push(() => client.close());
   return client;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a rejection");
 }
 
 describe("AgentDiscoveryService.toClient", () => {

@@ -1,18 +1,16 @@
 import type { LookupAddress } from "node:dns";
 import { once } from "node:events";
 import { get } from "node:http";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { validateAgentUrl } from "../../src/discovery/agent-url.js";
 import { AgentUrlRejectedError } from "../../src/discovery/agent-url-error.js";
 import { createGuardedFetch, createGuardedLookup, type GuardedFetch } from "../../src/discovery/guarded-fetch.js";
 import { fakeDns } from "./fake-dns.js";
 import { type LocalServer, routePublicAddress, startHttpServer } from "./local-network.js";
+import { cleanupAfterEach } from "./support.js";
 
 const PUBLIC = "93.184.216.34";
-const cleanup: (() => unknown)[] = [];
-afterEach(async () => {
-  for (const fn of cleanup.splice(0).reverse()) await fn();
-});
+const cleanup = cleanupAfterEach();
 
 async function server(handler?: Parameters<typeof startHttpServer>[0]): Promise<LocalServer> {
   const s = await startHttpServer(handler);
