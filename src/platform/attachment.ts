@@ -37,14 +37,8 @@ export class Attachment {
     const hasUrl = init.url !== undefined;
     const hasData = init.data !== undefined;
     if (hasUrl === hasData) throw invalid("url", "give exactly one of url and data");
-    if (hasUrl) {
-      let parsed: URL | undefined;
-      try {
-        parsed = new URL(init.url as string);
-      } catch {
-        parsed = undefined;
-      }
-      if (!parsed) throw invalid("url", `url ${JSON.stringify(init.url)} is not an absolute URI`);
+    if (hasUrl && !URL.canParse(init.url as string)) {
+      throw invalid("url", `url ${JSON.stringify(init.url)} is not an absolute URI`);
     }
     if (hasData && !(init.data instanceof Uint8Array) && !(init.data instanceof ArrayBuffer)) {
       throw invalid("data", "data must be bytes (Uint8Array or ArrayBuffer)");
