@@ -6,7 +6,7 @@
 /* eslint-disable */
 
 import type { JsonCodec } from "../src/a2a/json-codec-runtime.js";
-import { bail, hasOwn, MAX_DEPTH, readBool, readBytes, readInt32, readMapKey, readObject, readString, readStruct, readTimestamp, readValue, writeBytes, writeStruct, writeTimestamp, writeValue } from "../src/a2a/json-codec-runtime.js";
+import { bail, hasOwn, MAX_DEPTH, quote, readBool, readBytes, readInt32, readMapKey, readObject, readString, readStruct, readTimestamp, readValue, writeBytes, writeStruct, writeTimestamp, writeValue } from "../src/a2a/json-codec-runtime.js";
 import type { AgentCapabilities, AgentCard, AgentCardSignature, AgentExtension, AgentInterface, AgentProvider, AgentSkill, APIKeySecurityScheme, Artifact, AuthenticationInfo, AuthorizationCodeOAuthFlow, CancelTaskRequest, ClientCredentialsOAuthFlow, DeleteTaskPushNotificationConfigRequest, DeviceCodeOAuthFlow, GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest, HTTPAuthSecurityScheme, ImplicitOAuthFlow, ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse, ListTasksRequest, ListTasksResponse, Message, MutualTlsSecurityScheme, OAuth2SecurityScheme, OAuthFlows, OpenIdConnectSecurityScheme, Part, PasswordOAuthFlow, SecurityRequirement, SecurityScheme, SendMessageConfiguration, SendMessageRequest, SendMessageResponse, StreamResponse, StringList, SubscribeToTaskRequest, Task, TaskArtifactUpdateEvent, TaskPushNotificationConfig, TaskStatus, TaskStatusUpdateEvent } from "./a2a_pb.js";
 import { AgentCapabilitiesSchema, AgentCardSchema, AgentCardSignatureSchema, AgentExtensionSchema, AgentInterfaceSchema, AgentProviderSchema, AgentSkillSchema, APIKeySecuritySchemeSchema, ArtifactSchema, AuthenticationInfoSchema, AuthorizationCodeOAuthFlowSchema, CancelTaskRequestSchema, ClientCredentialsOAuthFlowSchema, DeleteTaskPushNotificationConfigRequestSchema, DeviceCodeOAuthFlowSchema, GetExtendedAgentCardRequestSchema, GetTaskPushNotificationConfigRequestSchema, GetTaskRequestSchema, HTTPAuthSecuritySchemeSchema, ImplicitOAuthFlowSchema, ListTaskPushNotificationConfigsRequestSchema, ListTaskPushNotificationConfigsResponseSchema, ListTasksRequestSchema, ListTasksResponseSchema, MessageSchema, MutualTlsSecuritySchemeSchema, OAuth2SecuritySchemeSchema, OAuthFlowsSchema, OpenIdConnectSecuritySchemeSchema, PartSchema, PasswordOAuthFlowSchema, SecurityRequirementSchema, SecuritySchemeSchema, SendMessageConfigurationSchema, SendMessageRequestSchema, SendMessageResponseSchema, StreamResponseSchema, StringListSchema, SubscribeToTaskRequestSchema, TaskArtifactUpdateEventSchema, TaskPushNotificationConfigSchema, TaskSchema, TaskStatusSchema, TaskStatusUpdateEventSchema } from "./a2a_pb.js";
 import type { DescMessage } from "@bufbuild/protobuf";
@@ -69,7 +69,7 @@ function writeSendMessageConfiguration(m: SendMessageConfiguration): string {
       for (let i = 0; i < l.length; i++) {
         const x = l[i];
         if (typeof x !== "string") bail();
-        t += (i === 0 ? "" : ",") + JSON.stringify(x);
+        t += (i === 0 ? "" : ",") + quote(x);
       }
       s += ",\"acceptedOutputModes\":" + "[" + t + "]";
     }
@@ -152,14 +152,14 @@ function writeTask(m: Task): string {
     const x = m.id;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"id\":" + JSON.stringify(x);
+      s += ",\"id\":" + quote(x);
     }
   }
   {
     const x = m.contextId;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"contextId\":" + JSON.stringify(x);
+      s += ",\"contextId\":" + quote(x);
     }
   }
   {
@@ -339,7 +339,7 @@ function writePart(m: Part): string {
   if (m.content.case === "text") {
     const x = m.content.value;
     if (typeof x !== "string") bail();
-    s += ",\"text\":" + JSON.stringify(x);
+    s += ",\"text\":" + quote(x);
   }
   if (m.content.case === "raw") {
     const x = m.content.value;
@@ -349,7 +349,7 @@ function writePart(m: Part): string {
   if (m.content.case === "url") {
     const x = m.content.value;
     if (typeof x !== "string") bail();
-    s += ",\"url\":" + JSON.stringify(x);
+    s += ",\"url\":" + quote(x);
   }
   if (m.content.case === "data") {
     const x = m.content.value;
@@ -366,14 +366,14 @@ function writePart(m: Part): string {
     const x = m.filename;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"filename\":" + JSON.stringify(x);
+      s += ",\"filename\":" + quote(x);
     }
   }
   {
     const x = m.mediaType;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"mediaType\":" + JSON.stringify(x);
+      s += ",\"mediaType\":" + quote(x);
     }
   }
   return s === "" ? "{}" : "{" + s.substring(1) + "}";
@@ -457,21 +457,21 @@ function writeMessage(m: Message): string {
     const x = m.messageId;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"messageId\":" + JSON.stringify(x);
+      s += ",\"messageId\":" + quote(x);
     }
   }
   {
     const x = m.contextId;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"contextId\":" + JSON.stringify(x);
+      s += ",\"contextId\":" + quote(x);
     }
   }
   {
     const x = m.taskId;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"taskId\":" + JSON.stringify(x);
+      s += ",\"taskId\":" + quote(x);
     }
   }
   {
@@ -506,7 +506,7 @@ function writeMessage(m: Message): string {
       for (let i = 0; i < l.length; i++) {
         const x = l[i];
         if (typeof x !== "string") bail();
-        t += (i === 0 ? "" : ",") + JSON.stringify(x);
+        t += (i === 0 ? "" : ",") + quote(x);
       }
       s += ",\"extensions\":" + "[" + t + "]";
     }
@@ -518,7 +518,7 @@ function writeMessage(m: Message): string {
       for (let i = 0; i < l.length; i++) {
         const x = l[i];
         if (typeof x !== "string") bail();
-        t += (i === 0 ? "" : ",") + JSON.stringify(x);
+        t += (i === 0 ? "" : ",") + quote(x);
       }
       s += ",\"referenceTaskIds\":" + "[" + t + "]";
     }
@@ -625,21 +625,21 @@ function writeArtifact(m: Artifact): string {
     const x = m.artifactId;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"artifactId\":" + JSON.stringify(x);
+      s += ",\"artifactId\":" + quote(x);
     }
   }
   {
     const x = m.name;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"name\":" + JSON.stringify(x);
+      s += ",\"name\":" + quote(x);
     }
   }
   {
     const x = m.description;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"description\":" + JSON.stringify(x);
+      s += ",\"description\":" + quote(x);
     }
   }
   {
@@ -667,7 +667,7 @@ function writeArtifact(m: Artifact): string {
       for (let i = 0; i < l.length; i++) {
         const x = l[i];
         if (typeof x !== "string") bail();
-        t += (i === 0 ? "" : ",") + JSON.stringify(x);
+        t += (i === 0 ? "" : ",") + quote(x);
       }
       s += ",\"extensions\":" + "[" + t + "]";
     }
@@ -753,14 +753,14 @@ function writeTaskStatusUpdateEvent(m: TaskStatusUpdateEvent): string {
     const x = m.taskId;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"taskId\":" + JSON.stringify(x);
+      s += ",\"taskId\":" + quote(x);
     }
   }
   {
     const x = m.contextId;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"contextId\":" + JSON.stringify(x);
+      s += ",\"contextId\":" + quote(x);
     }
   }
   {
@@ -830,14 +830,14 @@ function writeTaskArtifactUpdateEvent(m: TaskArtifactUpdateEvent): string {
     const x = m.taskId;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"taskId\":" + JSON.stringify(x);
+      s += ",\"taskId\":" + quote(x);
     }
   }
   {
     const x = m.contextId;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"contextId\":" + JSON.stringify(x);
+      s += ",\"contextId\":" + quote(x);
     }
   }
   {
@@ -935,14 +935,14 @@ function writeAuthenticationInfo(m: AuthenticationInfo): string {
     const x = m.scheme;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"scheme\":" + JSON.stringify(x);
+      s += ",\"scheme\":" + quote(x);
     }
   }
   {
     const x = m.credentials;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"credentials\":" + JSON.stringify(x);
+      s += ",\"credentials\":" + quote(x);
     }
   }
   if (!(m.scheme !== "")) s += ",\"scheme\":\"\"";
@@ -985,28 +985,28 @@ function writeAgentInterface(m: AgentInterface): string {
     const x = m.url;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"url\":" + JSON.stringify(x);
+      s += ",\"url\":" + quote(x);
     }
   }
   {
     const x = m.protocolBinding;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"protocolBinding\":" + JSON.stringify(x);
+      s += ",\"protocolBinding\":" + quote(x);
     }
   }
   {
     const x = m.tenant;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"tenant\":" + JSON.stringify(x);
+      s += ",\"tenant\":" + quote(x);
     }
   }
   {
     const x = m.protocolVersion;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"protocolVersion\":" + JSON.stringify(x);
+      s += ",\"protocolVersion\":" + quote(x);
     }
   }
   if (!(m.url !== "")) s += ",\"url\":\"\"";
@@ -1065,14 +1065,14 @@ function writeAgentCard(m: AgentCard): string {
     const x = m.name;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"name\":" + JSON.stringify(x);
+      s += ",\"name\":" + quote(x);
     }
   }
   {
     const x = m.description;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"description\":" + JSON.stringify(x);
+      s += ",\"description\":" + quote(x);
     }
   }
   {
@@ -1097,14 +1097,14 @@ function writeAgentCard(m: AgentCard): string {
     const x = m.version;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"version\":" + JSON.stringify(x);
+      s += ",\"version\":" + quote(x);
     }
   }
   {
     const x = m.documentationUrl;
     if (x !== undefined && hasOwn(m, "documentationUrl")) {
       if (typeof x !== "string") bail();
-      s += ",\"documentationUrl\":" + JSON.stringify(x);
+      s += ",\"documentationUrl\":" + quote(x);
     }
   }
   {
@@ -1122,7 +1122,7 @@ function writeAgentCard(m: AgentCard): string {
         const k = ks[i] as string;
         const x = r[k] as SecurityScheme;
         if (x === undefined) bail();
-        t += (i === 0 ? "" : ",") + JSON.stringify(k) + ":" + writeSecurityScheme(x);
+        t += (i === 0 ? "" : ",") + quote(k) + ":" + writeSecurityScheme(x);
       }
       s += ",\"securitySchemes\":" + "{" + t + "}";
     }
@@ -1146,7 +1146,7 @@ function writeAgentCard(m: AgentCard): string {
       for (let i = 0; i < l.length; i++) {
         const x = l[i];
         if (typeof x !== "string") bail();
-        t += (i === 0 ? "" : ",") + JSON.stringify(x);
+        t += (i === 0 ? "" : ",") + quote(x);
       }
       s += ",\"defaultInputModes\":" + "[" + t + "]";
     }
@@ -1158,7 +1158,7 @@ function writeAgentCard(m: AgentCard): string {
       for (let i = 0; i < l.length; i++) {
         const x = l[i];
         if (typeof x !== "string") bail();
-        t += (i === 0 ? "" : ",") + JSON.stringify(x);
+        t += (i === 0 ? "" : ",") + quote(x);
       }
       s += ",\"defaultOutputModes\":" + "[" + t + "]";
     }
@@ -1191,7 +1191,7 @@ function writeAgentCard(m: AgentCard): string {
     const x = m.iconUrl;
     if (x !== undefined && hasOwn(m, "iconUrl")) {
       if (typeof x !== "string") bail();
-      s += ",\"iconUrl\":" + JSON.stringify(x);
+      s += ",\"iconUrl\":" + quote(x);
     }
   }
   if (!(m.name !== "")) s += ",\"name\":\"\"";
@@ -1368,14 +1368,14 @@ function writeAgentProvider(m: AgentProvider): string {
     const x = m.url;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"url\":" + JSON.stringify(x);
+      s += ",\"url\":" + quote(x);
     }
   }
   {
     const x = m.organization;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"organization\":" + JSON.stringify(x);
+      s += ",\"organization\":" + quote(x);
     }
   }
   if (!(m.url !== "")) s += ",\"url\":\"\"";
@@ -1506,14 +1506,14 @@ function writeAgentExtension(m: AgentExtension): string {
     const x = m.uri;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"uri\":" + JSON.stringify(x);
+      s += ",\"uri\":" + quote(x);
     }
   }
   {
     const x = m.description;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"description\":" + JSON.stringify(x);
+      s += ",\"description\":" + quote(x);
     }
   }
   {
@@ -1581,21 +1581,21 @@ function writeAgentSkill(m: AgentSkill): string {
     const x = m.id;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"id\":" + JSON.stringify(x);
+      s += ",\"id\":" + quote(x);
     }
   }
   {
     const x = m.name;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"name\":" + JSON.stringify(x);
+      s += ",\"name\":" + quote(x);
     }
   }
   {
     const x = m.description;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"description\":" + JSON.stringify(x);
+      s += ",\"description\":" + quote(x);
     }
   }
   {
@@ -1605,7 +1605,7 @@ function writeAgentSkill(m: AgentSkill): string {
       for (let i = 0; i < l.length; i++) {
         const x = l[i];
         if (typeof x !== "string") bail();
-        t += (i === 0 ? "" : ",") + JSON.stringify(x);
+        t += (i === 0 ? "" : ",") + quote(x);
       }
       s += ",\"tags\":" + "[" + t + "]";
     }
@@ -1617,7 +1617,7 @@ function writeAgentSkill(m: AgentSkill): string {
       for (let i = 0; i < l.length; i++) {
         const x = l[i];
         if (typeof x !== "string") bail();
-        t += (i === 0 ? "" : ",") + JSON.stringify(x);
+        t += (i === 0 ? "" : ",") + quote(x);
       }
       s += ",\"examples\":" + "[" + t + "]";
     }
@@ -1629,7 +1629,7 @@ function writeAgentSkill(m: AgentSkill): string {
       for (let i = 0; i < l.length; i++) {
         const x = l[i];
         if (typeof x !== "string") bail();
-        t += (i === 0 ? "" : ",") + JSON.stringify(x);
+        t += (i === 0 ? "" : ",") + quote(x);
       }
       s += ",\"inputModes\":" + "[" + t + "]";
     }
@@ -1641,7 +1641,7 @@ function writeAgentSkill(m: AgentSkill): string {
       for (let i = 0; i < l.length; i++) {
         const x = l[i];
         if (typeof x !== "string") bail();
-        t += (i === 0 ? "" : ",") + JSON.stringify(x);
+        t += (i === 0 ? "" : ",") + quote(x);
       }
       s += ",\"outputModes\":" + "[" + t + "]";
     }
@@ -1773,14 +1773,14 @@ function writeAgentCardSignature(m: AgentCardSignature): string {
     const x = m.protected;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"protected\":" + JSON.stringify(x);
+      s += ",\"protected\":" + quote(x);
     }
   }
   {
     const x = m.signature;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"signature\":" + JSON.stringify(x);
+      s += ",\"signature\":" + quote(x);
     }
   }
   {
@@ -1837,35 +1837,35 @@ function writeTaskPushNotificationConfig(m: TaskPushNotificationConfig): string 
     const x = m.tenant;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"tenant\":" + JSON.stringify(x);
+      s += ",\"tenant\":" + quote(x);
     }
   }
   {
     const x = m.id;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"id\":" + JSON.stringify(x);
+      s += ",\"id\":" + quote(x);
     }
   }
   {
     const x = m.taskId;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"taskId\":" + JSON.stringify(x);
+      s += ",\"taskId\":" + quote(x);
     }
   }
   {
     const x = m.url;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"url\":" + JSON.stringify(x);
+      s += ",\"url\":" + quote(x);
     }
   }
   {
     const x = m.token;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"token\":" + JSON.stringify(x);
+      s += ",\"token\":" + quote(x);
     }
   }
   {
@@ -1945,7 +1945,7 @@ function writeStringList(m: StringList): string {
       for (let i = 0; i < l.length; i++) {
         const x = l[i];
         if (typeof x !== "string") bail();
-        t += (i === 0 ? "" : ",") + JSON.stringify(x);
+        t += (i === 0 ? "" : ",") + quote(x);
       }
       s += ",\"list\":" + "[" + t + "]";
     }
@@ -1992,7 +1992,7 @@ function writeSecurityRequirement(m: SecurityRequirement): string {
         const k = ks[i] as string;
         const x = r[k] as StringList;
         if (x === undefined) bail();
-        t += (i === 0 ? "" : ",") + JSON.stringify(k) + ":" + writeStringList(x);
+        t += (i === 0 ? "" : ",") + quote(k) + ":" + writeStringList(x);
       }
       s += ",\"schemes\":" + "{" + t + "}";
     }
@@ -2127,21 +2127,21 @@ function writeAPIKeySecurityScheme(m: APIKeySecurityScheme): string {
     const x = m.description;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"description\":" + JSON.stringify(x);
+      s += ",\"description\":" + quote(x);
     }
   }
   {
     const x = m.location;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"location\":" + JSON.stringify(x);
+      s += ",\"location\":" + quote(x);
     }
   }
   {
     const x = m.name;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"name\":" + JSON.stringify(x);
+      s += ",\"name\":" + quote(x);
     }
   }
   if (!(m.location !== "")) s += ",\"location\":\"\"";
@@ -2192,21 +2192,21 @@ function writeHTTPAuthSecurityScheme(m: HTTPAuthSecurityScheme): string {
     const x = m.description;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"description\":" + JSON.stringify(x);
+      s += ",\"description\":" + quote(x);
     }
   }
   {
     const x = m.scheme;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"scheme\":" + JSON.stringify(x);
+      s += ",\"scheme\":" + quote(x);
     }
   }
   {
     const x = m.bearerFormat;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"bearerFormat\":" + JSON.stringify(x);
+      s += ",\"bearerFormat\":" + quote(x);
     }
   }
   if (!(m.scheme !== "")) s += ",\"scheme\":\"\"";
@@ -2256,7 +2256,7 @@ function writeOAuth2SecurityScheme(m: OAuth2SecurityScheme): string {
     const x = m.description;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"description\":" + JSON.stringify(x);
+      s += ",\"description\":" + quote(x);
     }
   }
   {
@@ -2269,7 +2269,7 @@ function writeOAuth2SecurityScheme(m: OAuth2SecurityScheme): string {
     const x = m.oauth2MetadataUrl;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"oauth2MetadataUrl\":" + JSON.stringify(x);
+      s += ",\"oauth2MetadataUrl\":" + quote(x);
     }
   }
   return s === "" ? "{}" : "{" + s.substring(1) + "}";
@@ -2318,14 +2318,14 @@ function writeOpenIdConnectSecurityScheme(m: OpenIdConnectSecurityScheme): strin
     const x = m.description;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"description\":" + JSON.stringify(x);
+      s += ",\"description\":" + quote(x);
     }
   }
   {
     const x = m.openIdConnectUrl;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"openIdConnectUrl\":" + JSON.stringify(x);
+      s += ",\"openIdConnectUrl\":" + quote(x);
     }
   }
   if (!(m.openIdConnectUrl !== "")) s += ",\"openIdConnectUrl\":\"\"";
@@ -2368,7 +2368,7 @@ function writeMutualTlsSecurityScheme(m: MutualTlsSecurityScheme): string {
     const x = m.description;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"description\":" + JSON.stringify(x);
+      s += ",\"description\":" + quote(x);
     }
   }
   return s === "" ? "{}" : "{" + s.substring(1) + "}";
@@ -2493,21 +2493,21 @@ function writeAuthorizationCodeOAuthFlow(m: AuthorizationCodeOAuthFlow): string 
     const x = m.authorizationUrl;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"authorizationUrl\":" + JSON.stringify(x);
+      s += ",\"authorizationUrl\":" + quote(x);
     }
   }
   {
     const x = m.tokenUrl;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"tokenUrl\":" + JSON.stringify(x);
+      s += ",\"tokenUrl\":" + quote(x);
     }
   }
   {
     const x = m.refreshUrl;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"refreshUrl\":" + JSON.stringify(x);
+      s += ",\"refreshUrl\":" + quote(x);
     }
   }
   {
@@ -2519,7 +2519,7 @@ function writeAuthorizationCodeOAuthFlow(m: AuthorizationCodeOAuthFlow): string 
         const k = ks[i] as string;
         const x = r[k] as string;
         if (typeof x !== "string") bail();
-        t += (i === 0 ? "" : ",") + JSON.stringify(k) + ":" + JSON.stringify(x);
+        t += (i === 0 ? "" : ",") + quote(k) + ":" + quote(x);
       }
       s += ",\"scopes\":" + "{" + t + "}";
     }
@@ -2602,14 +2602,14 @@ function writeClientCredentialsOAuthFlow(m: ClientCredentialsOAuthFlow): string 
     const x = m.tokenUrl;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"tokenUrl\":" + JSON.stringify(x);
+      s += ",\"tokenUrl\":" + quote(x);
     }
   }
   {
     const x = m.refreshUrl;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"refreshUrl\":" + JSON.stringify(x);
+      s += ",\"refreshUrl\":" + quote(x);
     }
   }
   {
@@ -2621,7 +2621,7 @@ function writeClientCredentialsOAuthFlow(m: ClientCredentialsOAuthFlow): string 
         const k = ks[i] as string;
         const x = r[k] as string;
         if (typeof x !== "string") bail();
-        t += (i === 0 ? "" : ",") + JSON.stringify(k) + ":" + JSON.stringify(x);
+        t += (i === 0 ? "" : ",") + quote(k) + ":" + quote(x);
       }
       s += ",\"scopes\":" + "{" + t + "}";
     }
@@ -2682,14 +2682,14 @@ function writeImplicitOAuthFlow(m: ImplicitOAuthFlow): string {
     const x = m.authorizationUrl;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"authorizationUrl\":" + JSON.stringify(x);
+      s += ",\"authorizationUrl\":" + quote(x);
     }
   }
   {
     const x = m.refreshUrl;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"refreshUrl\":" + JSON.stringify(x);
+      s += ",\"refreshUrl\":" + quote(x);
     }
   }
   {
@@ -2701,7 +2701,7 @@ function writeImplicitOAuthFlow(m: ImplicitOAuthFlow): string {
         const k = ks[i] as string;
         const x = r[k] as string;
         if (typeof x !== "string") bail();
-        t += (i === 0 ? "" : ",") + JSON.stringify(k) + ":" + JSON.stringify(x);
+        t += (i === 0 ? "" : ",") + quote(k) + ":" + quote(x);
       }
       s += ",\"scopes\":" + "{" + t + "}";
     }
@@ -2759,14 +2759,14 @@ function writePasswordOAuthFlow(m: PasswordOAuthFlow): string {
     const x = m.tokenUrl;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"tokenUrl\":" + JSON.stringify(x);
+      s += ",\"tokenUrl\":" + quote(x);
     }
   }
   {
     const x = m.refreshUrl;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"refreshUrl\":" + JSON.stringify(x);
+      s += ",\"refreshUrl\":" + quote(x);
     }
   }
   {
@@ -2778,7 +2778,7 @@ function writePasswordOAuthFlow(m: PasswordOAuthFlow): string {
         const k = ks[i] as string;
         const x = r[k] as string;
         if (typeof x !== "string") bail();
-        t += (i === 0 ? "" : ",") + JSON.stringify(k) + ":" + JSON.stringify(x);
+        t += (i === 0 ? "" : ",") + quote(k) + ":" + quote(x);
       }
       s += ",\"scopes\":" + "{" + t + "}";
     }
@@ -2836,21 +2836,21 @@ function writeDeviceCodeOAuthFlow(m: DeviceCodeOAuthFlow): string {
     const x = m.deviceAuthorizationUrl;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"deviceAuthorizationUrl\":" + JSON.stringify(x);
+      s += ",\"deviceAuthorizationUrl\":" + quote(x);
     }
   }
   {
     const x = m.tokenUrl;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"tokenUrl\":" + JSON.stringify(x);
+      s += ",\"tokenUrl\":" + quote(x);
     }
   }
   {
     const x = m.refreshUrl;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"refreshUrl\":" + JSON.stringify(x);
+      s += ",\"refreshUrl\":" + quote(x);
     }
   }
   {
@@ -2862,7 +2862,7 @@ function writeDeviceCodeOAuthFlow(m: DeviceCodeOAuthFlow): string {
         const k = ks[i] as string;
         const x = r[k] as string;
         if (typeof x !== "string") bail();
-        t += (i === 0 ? "" : ",") + JSON.stringify(k) + ":" + JSON.stringify(x);
+        t += (i === 0 ? "" : ",") + quote(k) + ":" + quote(x);
       }
       s += ",\"scopes\":" + "{" + t + "}";
     }
@@ -2931,7 +2931,7 @@ function writeSendMessageRequest(m: SendMessageRequest): string {
     const x = m.tenant;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"tenant\":" + JSON.stringify(x);
+      s += ",\"tenant\":" + quote(x);
     }
   }
   {
@@ -3005,14 +3005,14 @@ function writeGetTaskRequest(m: GetTaskRequest): string {
     const x = m.tenant;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"tenant\":" + JSON.stringify(x);
+      s += ",\"tenant\":" + quote(x);
     }
   }
   {
     const x = m.id;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"id\":" + JSON.stringify(x);
+      s += ",\"id\":" + quote(x);
     }
   }
   {
@@ -3069,14 +3069,14 @@ function writeListTasksRequest(m: ListTasksRequest): string {
     const x = m.tenant;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"tenant\":" + JSON.stringify(x);
+      s += ",\"tenant\":" + quote(x);
     }
   }
   {
     const x = m.contextId;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"contextId\":" + JSON.stringify(x);
+      s += ",\"contextId\":" + quote(x);
     }
   }
   {
@@ -3097,7 +3097,7 @@ function writeListTasksRequest(m: ListTasksRequest): string {
     const x = m.pageToken;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"pageToken\":" + JSON.stringify(x);
+      s += ",\"pageToken\":" + quote(x);
     }
   }
   {
@@ -3212,7 +3212,7 @@ function writeListTasksResponse(m: ListTasksResponse): string {
     const x = m.nextPageToken;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"nextPageToken\":" + JSON.stringify(x);
+      s += ",\"nextPageToken\":" + quote(x);
     }
   }
   {
@@ -3292,14 +3292,14 @@ function writeCancelTaskRequest(m: CancelTaskRequest): string {
     const x = m.tenant;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"tenant\":" + JSON.stringify(x);
+      s += ",\"tenant\":" + quote(x);
     }
   }
   {
     const x = m.id;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"id\":" + JSON.stringify(x);
+      s += ",\"id\":" + quote(x);
     }
   }
   {
@@ -3355,21 +3355,21 @@ function writeGetTaskPushNotificationConfigRequest(m: GetTaskPushNotificationCon
     const x = m.tenant;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"tenant\":" + JSON.stringify(x);
+      s += ",\"tenant\":" + quote(x);
     }
   }
   {
     const x = m.taskId;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"taskId\":" + JSON.stringify(x);
+      s += ",\"taskId\":" + quote(x);
     }
   }
   {
     const x = m.id;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"id\":" + JSON.stringify(x);
+      s += ",\"id\":" + quote(x);
     }
   }
   if (!(m.taskId !== "")) s += ",\"taskId\":\"\"";
@@ -3420,21 +3420,21 @@ function writeDeleteTaskPushNotificationConfigRequest(m: DeleteTaskPushNotificat
     const x = m.tenant;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"tenant\":" + JSON.stringify(x);
+      s += ",\"tenant\":" + quote(x);
     }
   }
   {
     const x = m.taskId;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"taskId\":" + JSON.stringify(x);
+      s += ",\"taskId\":" + quote(x);
     }
   }
   {
     const x = m.id;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"id\":" + JSON.stringify(x);
+      s += ",\"id\":" + quote(x);
     }
   }
   if (!(m.taskId !== "")) s += ",\"taskId\":\"\"";
@@ -3485,14 +3485,14 @@ function writeSubscribeToTaskRequest(m: SubscribeToTaskRequest): string {
     const x = m.tenant;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"tenant\":" + JSON.stringify(x);
+      s += ",\"tenant\":" + quote(x);
     }
   }
   {
     const x = m.id;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"id\":" + JSON.stringify(x);
+      s += ",\"id\":" + quote(x);
     }
   }
   if (!(m.id !== "")) s += ",\"id\":\"\"";
@@ -3535,7 +3535,7 @@ function writeListTaskPushNotificationConfigsRequest(m: ListTaskPushNotification
     const x = m.taskId;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"taskId\":" + JSON.stringify(x);
+      s += ",\"taskId\":" + quote(x);
     }
   }
   {
@@ -3549,14 +3549,14 @@ function writeListTaskPushNotificationConfigsRequest(m: ListTaskPushNotification
     const x = m.pageToken;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"pageToken\":" + JSON.stringify(x);
+      s += ",\"pageToken\":" + quote(x);
     }
   }
   {
     const x = m.tenant;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"tenant\":" + JSON.stringify(x);
+      s += ",\"tenant\":" + quote(x);
     }
   }
   if (!(m.taskId !== "")) s += ",\"taskId\":\"\"";
@@ -3613,7 +3613,7 @@ function writeGetExtendedAgentCardRequest(m: GetExtendedAgentCardRequest): strin
     const x = m.tenant;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"tenant\":" + JSON.stringify(x);
+      s += ",\"tenant\":" + quote(x);
     }
   }
   return s === "" ? "{}" : "{" + s.substring(1) + "}";
@@ -3785,7 +3785,7 @@ function writeListTaskPushNotificationConfigsResponse(m: ListTaskPushNotificatio
     const x = m.nextPageToken;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"nextPageToken\":" + JSON.stringify(x);
+      s += ",\"nextPageToken\":" + quote(x);
     }
   }
   return s === "" ? "{}" : "{" + s.substring(1) + "}";

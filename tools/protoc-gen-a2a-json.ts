@@ -43,6 +43,7 @@ const VALUE = "google.protobuf.Value";
 
 type Runtime = Record<
   | "bail"
+  | "quote"
   | "hasOwn"
   | "readString"
   | "readBool"
@@ -213,7 +214,7 @@ function writeItem(rt: Runtime, field: DescField, x: string): Printable[] {
   }
   switch (item.scalar) {
     case ScalarType.STRING:
-      return [`JSON.stringify(${x})`];
+      return [rt.quote, `(${x})`];
     case ScalarType.BOOL:
       return [`(${x} ? "true" : "false")`];
     case ScalarType.INT32:
@@ -317,7 +318,7 @@ function printWriteField(f: GeneratedFile, rt: Runtime, field: DescField): void 
     f.print("        const k = ks[i] as string;");
     f.print("        const x = r[k] as ", mapValueType(f, field), ";");
     f.print("        ", ...typeCheck(rt, field, "x"));
-    f.print(`        t += (i === 0 ? "" : ",") + JSON.stringify(k) + ":" + `, ...writeItem(rt, field, "x"), ";");
+    f.print(`        t += (i === 0 ? "" : ",") + `, rt.quote, `(k) + ":" + `, ...writeItem(rt, field, "x"), ";");
     f.print("      }");
     f.print("      s += ", prefix(field), ` + "{" + t + "}";`);
     f.print("    }");
@@ -560,6 +561,7 @@ function generateTs(schema: Schema): void {
     const rt = Object.fromEntries(
       [
         "bail",
+        "quote",
         "hasOwn",
         "readString",
         "readBool",

@@ -43,6 +43,15 @@ export const hasOwn: (o: object, key: PropertyKey) => boolean = (o, key) => Obje
 
 // ------------------------------------------------------------------ scalars
 
+/** What JSON.stringify escapes in a string: quote, backslash, control characters, (lone) surrogates. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what must be escaped.
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** `JSON.stringify(s)` for a string, without its cost when nothing needs escaping (most strings). */
+export function quote(s: string): string {
+  return NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`;
+}
+
 /** A string field's value: protobuf-es accepts well-formed UTF-16 only. */
 export function readString(x: unknown): string {
   if (typeof x !== "string" || !getTextEncoding().checkUtf8(x)) bail();
@@ -94,10 +103,16 @@ const TIMESTAMP_MS_MAX = Date.parse("9999-12-31T23:59:59Z");
 const RFC3339 =
   /^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]{1,9}))?(?:Z|([+-][0-9][0-9]:[0-9][0-9]))$/;
 
+/** The last second written and its `YYYY-MM-DDTHH:MM:SS` (timestamps written together are mostly in one second). */
+let isoSecond = Number.NaN;
+let isoPrefix = "";
+
 export function writeTimestamp(t: Timestamp): string {
   if (t.$typeName !== "google.protobuf.Timestamp") bail();
-  const ms = Number(t.seconds) * 1000;
-  if (ms < TIMESTAMP_MS_MIN || ms > TIMESTAMP_MS_MAX || t.nanos < 0 || t.nanos > 999_999_999) bail();
+  const seconds = Number(t.seconds);
+  const ms = seconds * 1000;
+  if (!Number.isInteger(seconds) || ms < TIMESTAMP_MS_MIN || ms > TIMESTAMP_MS_MAX) bail();
+  if (t.nanos < 0 || t.nanos > 999_999_999) bail();
   let z = "Z";
   if (t.nanos > 0) {
     const nanos = (t.nanos + 1_000_000_000).toString().substring(1);
@@ -105,7 +120,12 @@ export function writeTimestamp(t: Timestamp): string {
     else if (nanos.substring(6) === "000") z = `.${nanos.substring(0, 6)}Z`;
     else z = `.${nanos}Z`;
   }
-  return `"${new Date(ms).toISOString().replace(".000Z", z)}"`;
+  // toISOString() of a whole second ends in ".000Z", which protobuf-es replaces with the fraction.
+  if (seconds !== isoSecond) {
+    isoPrefix = new Date(ms).toISOString().substring(0, 19);
+    isoSecond = seconds;
+  }
+  return `"${isoPrefix}${z}"`;
 }
 
 export function readTimestamp(x: unknown): Timestamp {
@@ -137,7 +157,7 @@ function writeJsonObject(x: object, depth: number): string {
   let s = "";
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i] as string;
-    s += `${i === 0 ? "" : ","}${JSON.stringify(key)}:${writeJson((x as Record<string, unknown>)[key], depth + 1)}`;
+    s += `${i === 0 ? "" : ","}${quote(key)}:${writeJson((x as Record<string, unknown>)[key], depth + 1)}`;
   }
   return `{${s}}`;
 }
@@ -146,7 +166,7 @@ function writeJson(x: unknown, depth: number): string {
   if (depth > MAX_DEPTH) bail();
   switch (typeof x) {
     case "string":
-      return JSON.stringify(x);
+      return quote(x);
     case "number":
       if (!Number.isFinite(x)) bail();
       return JSON.stringify(x);
@@ -222,14 +242,14 @@ function writeValueKind(v: Value, depth: number): string {
       return kind.value ? "true" : "false";
     case "stringValue":
       if (typeof kind.value !== "string") bail();
-      return JSON.stringify(kind.value);
+      return quote(kind.value);
     case "structValue": {
       const fields = kind.value.fields;
       const keys = Object.keys(fields);
       let s = "";
       for (let i = 0; i < keys.length; i++) {
         const key = keys[i] as string;
-        s += `${i === 0 ? "" : ","}${JSON.stringify(key)}:${writeValueKind(fields[key] as Value, depth + 1)}`;
+        s += `${i === 0 ? "" : ","}${quote(key)}:${writeValueKind(fields[key] as Value, depth + 1)}`;
       }
       return `{${s}}`;
     }

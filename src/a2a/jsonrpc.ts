@@ -96,7 +96,12 @@ export function parseJsonRpcRequest(value: unknown): JsonRpcDecodeResult {
 
 /** `{"jsonrpc":"2.0","id":…,"result":…}` as a string, without re-serialising the result twice. */
 export function encodeJsonRpcResult(id: JsonRpcId, result: JsonValue): string {
-  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${JSON.stringify(result)}}`;
+  return encodeJsonRpcResultText(id, JSON.stringify(result));
+}
+
+/** The result envelope around a result that is already JSON text (e.g. `encodeMessageText`). */
+export function encodeJsonRpcResultText(id: JsonRpcId, resultJson: string): string {
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${resultJson}}`;
 }
 
 /** The error envelope; anything that is not an A2AError is answered as a generic -32603. */

@@ -9,7 +9,7 @@
  * error), the convention of both reference SDKs; only transport-level
  * refusals differ (405 for another method). See docs/decisions.md.
  */
-import type { DescMessage, JsonValue } from "@bufbuild/protobuf";
+import type { DescMessage } from "@bufbuild/protobuf";
 import { StreamResponseSchema } from "../../gen/a2a_pb.js";
 import { A2A_JSONRPC_PATH, JSON_MEDIA_TYPE, PROTOCOL_BINDING_JSONRPC } from "../a2a/constants.js";
 import { A2AError, ContentTypeNotSupportedError, InvalidRequestError, JSONParseError } from "../a2a/errors.js";
@@ -18,10 +18,10 @@ import {
   DEFAULT_MAX_BODY_BYTES,
   decodeJsonRpcRequest,
   encodeJsonRpcError,
-  encodeJsonRpcResult,
+  encodeJsonRpcResultText,
   type JsonRpcId,
 } from "../a2a/jsonrpc.js";
-import { decodeMessage, encodeMessage } from "../a2a/protojson.js";
+import { decodeMessage, encodeMessageText } from "../a2a/protojson.js";
 import type { Logger } from "../runtime/logger.js";
 import {
   BodyTooLargeError,
@@ -111,7 +111,7 @@ export class JsonRpcBinding implements HttpBinding {
       if (binding.kind === "server_streaming") {
         const stream = streamingMethodOf(this.#handler, binding)(input, call.context);
         return await sseReply(stream, call, {
-          frame: (frame) => encodeJsonRpcResult(id, encodeMessage(StreamResponseSchema, frame as never)),
+          frame: (frame) => encodeJsonRpcResultText(id, encodeMessageText(StreamResponseSchema, frame as never)),
           error: (error) => {
             this.#logUnexpected(error);
             return encodeJsonRpcError(id, error);
@@ -120,9 +120,8 @@ export class JsonRpcBinding implements HttpBinding {
       }
       const output = await unaryMethodOf(this.#handler, binding)(input, call.context);
       call.close();
-      const result = encodeMessage(binding.output as DescMessage, output);
       return jsonReply(
-        encodeJsonRpcResult(id, result as JsonValue),
+        encodeJsonRpcResultText(id, encodeMessageText(binding.output as DescMessage, output)),
         replyHeaders({ "content-type": JSON_MEDIA_TYPE }, call.context.responseHeaders),
       );
     } catch (error) {

@@ -41,6 +41,8 @@ export interface ArtifactWrite {
 export class LiveTask {
   readonly task: Task;
   readonly scope: string;
+  /** The task's key among the live tasks (and in the in-memory store). */
+  readonly key: string;
   #events: EventQueue<StreamResponse> | undefined;
   #closed = false;
   /** The execution allowed to write through a task updater, if any. */
@@ -53,6 +55,7 @@ export class LiveTask {
   constructor(task: Task, scope: string, store: TaskStore) {
     this.task = task;
     this.scope = scope;
+    this.key = scopedKey(task.id, scope);
     this.#store = store;
     for (const [i, a] of task.artifacts.entries()) this.#artifactIndex.set(a.artifactId, i);
   }
@@ -69,10 +72,6 @@ export class LiveTask {
   /** Whether a stream is watching (no events are built for nobody). */
   get watched(): boolean {
     return this.#events !== undefined && this.#events.subscriptionCount > 0;
-  }
-
-  get key(): string {
-    return scopedKey(this.task.id, this.scope);
   }
 
   get terminal(): boolean {
@@ -94,15 +93,18 @@ export class LiveTask {
     this.task.status = status;
     if (message) this.task.history.push(message);
     this.execution?.noteState(state);
-    this.#publish({
-      case: "statusUpdate",
-      value: create(TaskStatusUpdateEventSchema, {
-        taskId: this.task.id,
-        contextId: this.task.contextId,
-        status,
-        ...(metadata ? { metadata } : {}),
-      }),
-    });
+    // No event is built for nobody: a blocking SendMessage has no stream watching.
+    if (this.watched) {
+      this.#publish({
+        case: "statusUpdate",
+        value: create(TaskStatusUpdateEventSchema, {
+          taskId: this.task.id,
+          contextId: this.task.contextId,
+          status,
+          ...(metadata ? { metadata } : {}),
+        }),
+      });
+    }
     return this.persist();
   }
 
@@ -126,17 +128,19 @@ export class LiveTask {
       if (index === undefined) this.#artifactIndex.set(incoming.artifactId, this.task.artifacts.push(own) - 1);
       else this.task.artifacts[index] = own;
     }
-    this.#publish({
-      case: "artifactUpdate",
-      value: create(TaskArtifactUpdateEventSchema, {
-        taskId: this.task.id,
-        contextId: this.task.contextId,
-        artifact: incoming,
-        append: write.append ?? false,
-        lastChunk: write.lastChunk ?? false,
-        ...(write.metadata ? { metadata: write.metadata } : {}),
-      }),
-    });
+    if (this.watched) {
+      this.#publish({
+        case: "artifactUpdate",
+        value: create(TaskArtifactUpdateEventSchema, {
+          taskId: this.task.id,
+          contextId: this.task.contextId,
+          artifact: incoming,
+          append: write.append ?? false,
+          lastChunk: write.lastChunk ?? false,
+          ...(write.metadata ? { metadata: write.metadata } : {}),
+        }),
+      });
+    }
     return this.persist();
   }
 
@@ -168,7 +172,7 @@ export class LiveTask {
   }
 
   #publish(payload: StreamResponse["payload"]): void {
-    if (this.watched) this.events.publish(create(StreamResponseSchema, { payload }));
+    this.events.publish(create(StreamResponseSchema, { payload }));
   }
 }
 

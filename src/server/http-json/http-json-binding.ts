@@ -11,7 +11,7 @@ import { toHttpErrorBody } from "../../a2a/error-wire.js";
 import { A2AError, JSONParseError, MethodNotFoundError } from "../../a2a/errors.js";
 import { type HeadersLike, headerValue } from "../../a2a/headers.js";
 import { DEFAULT_MAX_BODY_BYTES } from "../../a2a/jsonrpc.js";
-import { encodeMessage } from "../../a2a/protojson.js";
+import { encodeMessageText } from "../../a2a/protojson.js";
 import { A2A_VERSION_HEADER } from "../../a2a/version.js";
 import type { Logger } from "../../runtime/logger.js";
 import {
@@ -105,7 +105,7 @@ export class HttpJsonBinding implements HttpBinding {
       if (streaming) {
         const stream = streamingMethodOf(this.#handler, match.binding)(input, call.context);
         return await sseReply(stream, call, {
-          frame: (frame) => JSON.stringify(encodeMessage(StreamResponseSchema, frame as never)),
+          frame: (frame) => encodeMessageText(StreamResponseSchema, frame as never),
           error: (error) => {
             this.#logUnexpected(error);
             return JSON.stringify(toHttpErrorBody(error).body);
@@ -114,8 +114,12 @@ export class HttpJsonBinding implements HttpBinding {
       }
       const output = await unaryMethodOf(this.#handler, match.binding)(input, call.context);
       call.close();
-      const body = encodeMessage(match.binding.output as DescMessage, output);
-      return jsonReply(200, body, replyHeaders(JSON_HEADERS, call.context.responseHeaders));
+      return {
+        kind: "body",
+        status: 200,
+        headers: replyHeaders(JSON_HEADERS, call.context.responseHeaders),
+        body: encodeMessageText(match.binding.output as DescMessage, output),
+      };
     } catch (error) {
       call.close();
       if (error instanceof BodyTooLargeError) {

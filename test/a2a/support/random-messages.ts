@@ -32,9 +32,12 @@ export function seededRandom(seed: number): () => number {
 
 export class RandomMessages {
   readonly #next: () => number;
+  readonly #loneSurrogates: boolean;
 
-  constructor(seed: number) {
+  /** `loneSurrogates`: strings may hold unpaired surrogates (protobuf-es writes them, but refuses to read them). */
+  constructor(seed: number, options: { loneSurrogates?: boolean } = {}) {
     this.#next = seededRandom(seed);
+    this.#loneSurrogates = options.loneSurrogates ?? false;
   }
 
   chance(p: number): boolean {
@@ -62,6 +65,7 @@ export class RandomMessages {
       "TASK_STATE_COMPLETED",
       `${this.int(1_000_000)}`,
       "x".repeat(this.int(300)),
+      this.#loneSurrogates ? "lone \ud800 and \udfff" : "pair \ud83d\ude00",
     ]);
   }
 
