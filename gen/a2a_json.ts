@@ -145,6 +145,11 @@ function readSendMessageConfiguration(j: unknown, v: boolean, d: number): SendMe
   return m;
 }
 
+function completeSendMessageConfiguration(m: SendMessageConfiguration): boolean {
+  if (m.taskPushNotificationConfig !== undefined && !completeTaskPushNotificationConfig(m.taskPushNotificationConfig)) return false;
+  return true;
+}
+
 function writeTask(m: Task): string {
   if (m.$typeName !== "lf.a2a.v1.Task") bail();
   let s = "";
@@ -271,6 +276,14 @@ function readTask(j: unknown, v: boolean, d: number): Task {
   return m;
 }
 
+function completeTask(m: Task): boolean {
+  if (m.id === "" || m.status === undefined) return false;
+  if (m.status !== undefined && !completeTaskStatus(m.status)) return false;
+  for (const x of m.artifacts) if (!completeArtifact(x)) return false;
+  for (const x of m.history) if (!completeMessage(x)) return false;
+  return true;
+}
+
 function writeTaskStatus(m: TaskStatus): string {
   if (m.$typeName !== "lf.a2a.v1.TaskStatus") bail();
   let s = "";
@@ -331,6 +344,12 @@ function readTaskStatus(j: unknown, v: boolean, d: number): TaskStatus {
   }
   if (v && (m.state === 0)) bail();
   return m;
+}
+
+function completeTaskStatus(m: TaskStatus): boolean {
+  if (m.state === 0) return false;
+  if (m.message !== undefined && !completeMessage(m.message)) return false;
+  return true;
 }
 
 function writePart(m: Part): string {
@@ -448,6 +467,10 @@ function readPart(j: unknown, v: boolean, d: number): Part {
     }
   }
   return m;
+}
+
+function completePart(m: Part): boolean {
+  return true;
 }
 
 function writeMessage(m: Message): string {
@@ -618,6 +641,12 @@ function readMessage(j: unknown, v: boolean, d: number): Message {
   return m;
 }
 
+function completeMessage(m: Message): boolean {
+  if (m.messageId === "" || m.role === 0 || m.parts.length === 0) return false;
+  for (const x of m.parts) if (!completePart(x)) return false;
+  return true;
+}
+
 function writeArtifact(m: Artifact): string {
   if (m.$typeName !== "lf.a2a.v1.Artifact") bail();
   let s = "";
@@ -746,6 +775,12 @@ function readArtifact(j: unknown, v: boolean, d: number): Artifact {
   return m;
 }
 
+function completeArtifact(m: Artifact): boolean {
+  if (m.artifactId === "" || m.parts.length === 0) return false;
+  for (const x of m.parts) if (!completePart(x)) return false;
+  return true;
+}
+
 function writeTaskStatusUpdateEvent(m: TaskStatusUpdateEvent): string {
   if (m.$typeName !== "lf.a2a.v1.TaskStatusUpdateEvent") bail();
   let s = "";
@@ -821,6 +856,12 @@ function readTaskStatusUpdateEvent(j: unknown, v: boolean, d: number): TaskStatu
   }
   if (v && (m.taskId === "" || m.contextId === "" || m.status === undefined)) bail();
   return m;
+}
+
+function completeTaskStatusUpdateEvent(m: TaskStatusUpdateEvent): boolean {
+  if (m.taskId === "" || m.contextId === "" || m.status === undefined) return false;
+  if (m.status !== undefined && !completeTaskStatus(m.status)) return false;
+  return true;
 }
 
 function writeTaskArtifactUpdateEvent(m: TaskArtifactUpdateEvent): string {
@@ -928,6 +969,12 @@ function readTaskArtifactUpdateEvent(j: unknown, v: boolean, d: number): TaskArt
   return m;
 }
 
+function completeTaskArtifactUpdateEvent(m: TaskArtifactUpdateEvent): boolean {
+  if (m.taskId === "" || m.contextId === "" || m.artifact === undefined) return false;
+  if (m.artifact !== undefined && !completeArtifact(m.artifact)) return false;
+  return true;
+}
+
 function writeAuthenticationInfo(m: AuthenticationInfo): string {
   if (m.$typeName !== "lf.a2a.v1.AuthenticationInfo") bail();
   let s = "";
@@ -976,6 +1023,11 @@ function readAuthenticationInfo(j: unknown, v: boolean, d: number): Authenticati
   }
   if (v && (m.scheme === "")) bail();
   return m;
+}
+
+function completeAuthenticationInfo(m: AuthenticationInfo): boolean {
+  if (m.scheme === "") return false;
+  return true;
 }
 
 function writeAgentInterface(m: AgentInterface): string {
@@ -1056,6 +1108,11 @@ function readAgentInterface(j: unknown, v: boolean, d: number): AgentInterface {
   }
   if (v && (m.url === "" || m.protocolBinding === "" || m.protocolVersion === "")) bail();
   return m;
+}
+
+function completeAgentInterface(m: AgentInterface): boolean {
+  if (m.url === "" || m.protocolBinding === "" || m.protocolVersion === "") return false;
+  return true;
 }
 
 function writeAgentCard(m: AgentCard): string {
@@ -1361,6 +1418,18 @@ function readAgentCard(j: unknown, v: boolean, d: number): AgentCard {
   return m;
 }
 
+function completeAgentCard(m: AgentCard): boolean {
+  if (m.name === "" || m.description === "" || m.supportedInterfaces.length === 0 || m.version === "" || m.capabilities === undefined || m.defaultInputModes.length === 0 || m.defaultOutputModes.length === 0 || m.skills.length === 0) return false;
+  for (const x of m.supportedInterfaces) if (!completeAgentInterface(x)) return false;
+  if (m.provider !== undefined && !completeAgentProvider(m.provider)) return false;
+  if (m.capabilities !== undefined && !completeAgentCapabilities(m.capabilities)) return false;
+  for (const x of Object.values(m.securitySchemes)) if (!completeSecurityScheme(x)) return false;
+  for (const x of m.securityRequirements) if (!completeSecurityRequirement(x)) return false;
+  for (const x of m.skills) if (!completeAgentSkill(x)) return false;
+  for (const x of m.signatures) if (!completeAgentCardSignature(x)) return false;
+  return true;
+}
+
 function writeAgentProvider(m: AgentProvider): string {
   if (m.$typeName !== "lf.a2a.v1.AgentProvider") bail();
   let s = "";
@@ -1410,6 +1479,11 @@ function readAgentProvider(j: unknown, v: boolean, d: number): AgentProvider {
   }
   if (v && (m.url === "" || m.organization === "")) bail();
   return m;
+}
+
+function completeAgentProvider(m: AgentProvider): boolean {
+  if (m.url === "" || m.organization === "") return false;
+  return true;
 }
 
 function writeAgentCapabilities(m: AgentCapabilities): string {
@@ -1499,6 +1573,11 @@ function readAgentCapabilities(j: unknown, v: boolean, d: number): AgentCapabili
   return m;
 }
 
+function completeAgentCapabilities(m: AgentCapabilities): boolean {
+  for (const x of m.extensions) if (!completeAgentExtension(x)) return false;
+  return true;
+}
+
 function writeAgentExtension(m: AgentExtension): string {
   if (m.$typeName !== "lf.a2a.v1.AgentExtension") bail();
   let s = "";
@@ -1572,6 +1651,10 @@ function readAgentExtension(j: unknown, v: boolean, d: number): AgentExtension {
     }
   }
   return m;
+}
+
+function completeAgentExtension(m: AgentExtension): boolean {
+  return true;
 }
 
 function writeAgentSkill(m: AgentSkill): string {
@@ -1766,6 +1849,12 @@ function readAgentSkill(j: unknown, v: boolean, d: number): AgentSkill {
   return m;
 }
 
+function completeAgentSkill(m: AgentSkill): boolean {
+  if (m.id === "" || m.name === "" || m.description === "" || m.tags.length === 0) return false;
+  for (const x of m.securityRequirements) if (!completeSecurityRequirement(x)) return false;
+  return true;
+}
+
 function writeAgentCardSignature(m: AgentCardSignature): string {
   if (m.$typeName !== "lf.a2a.v1.AgentCardSignature") bail();
   let s = "";
@@ -1828,6 +1917,11 @@ function readAgentCardSignature(j: unknown, v: boolean, d: number): AgentCardSig
   }
   if (v && (m.protected === "" || m.signature === "")) bail();
   return m;
+}
+
+function completeAgentCardSignature(m: AgentCardSignature): boolean {
+  if (m.protected === "" || m.signature === "") return false;
+  return true;
 }
 
 function writeTaskPushNotificationConfig(m: TaskPushNotificationConfig): string {
@@ -1935,6 +2029,12 @@ function readTaskPushNotificationConfig(j: unknown, v: boolean, d: number): Task
   return m;
 }
 
+function completeTaskPushNotificationConfig(m: TaskPushNotificationConfig): boolean {
+  if (m.url === "") return false;
+  if (m.authentication !== undefined && !completeAuthenticationInfo(m.authentication)) return false;
+  return true;
+}
+
 function writeStringList(m: StringList): string {
   if (m.$typeName !== "lf.a2a.v1.StringList") bail();
   let s = "";
@@ -1978,6 +2078,10 @@ function readStringList(j: unknown, v: boolean, d: number): StringList {
     }
   }
   return m;
+}
+
+function completeStringList(m: StringList): boolean {
+  return true;
 }
 
 function writeSecurityRequirement(m: SecurityRequirement): string {
@@ -2027,6 +2131,11 @@ function readSecurityRequirement(j: unknown, v: boolean, d: number): SecurityReq
     }
   }
   return m;
+}
+
+function completeSecurityRequirement(m: SecurityRequirement): boolean {
+  for (const x of Object.values(m.schemes)) if (!completeStringList(x)) return false;
+  return true;
 }
 
 function writeSecurityScheme(m: SecurityScheme): string {
@@ -2120,6 +2229,15 @@ function readSecurityScheme(j: unknown, v: boolean, d: number): SecurityScheme {
   return m;
 }
 
+function completeSecurityScheme(m: SecurityScheme): boolean {
+  if (m.scheme.case === "apiKeySecurityScheme" && !completeAPIKeySecurityScheme(m.scheme.value)) return false;
+  if (m.scheme.case === "httpAuthSecurityScheme" && !completeHTTPAuthSecurityScheme(m.scheme.value)) return false;
+  if (m.scheme.case === "oauth2SecurityScheme" && !completeOAuth2SecurityScheme(m.scheme.value)) return false;
+  if (m.scheme.case === "openIdConnectSecurityScheme" && !completeOpenIdConnectSecurityScheme(m.scheme.value)) return false;
+  if (m.scheme.case === "mtlsSecurityScheme" && !completeMutualTlsSecurityScheme(m.scheme.value)) return false;
+  return true;
+}
+
 function writeAPIKeySecurityScheme(m: APIKeySecurityScheme): string {
   if (m.$typeName !== "lf.a2a.v1.APIKeySecurityScheme") bail();
   let s = "";
@@ -2183,6 +2301,11 @@ function readAPIKeySecurityScheme(j: unknown, v: boolean, d: number): APIKeySecu
   }
   if (v && (m.location === "" || m.name === "")) bail();
   return m;
+}
+
+function completeAPIKeySecurityScheme(m: APIKeySecurityScheme): boolean {
+  if (m.location === "" || m.name === "") return false;
+  return true;
 }
 
 function writeHTTPAuthSecurityScheme(m: HTTPAuthSecurityScheme): string {
@@ -2249,6 +2372,11 @@ function readHTTPAuthSecurityScheme(j: unknown, v: boolean, d: number): HTTPAuth
   return m;
 }
 
+function completeHTTPAuthSecurityScheme(m: HTTPAuthSecurityScheme): boolean {
+  if (m.scheme === "") return false;
+  return true;
+}
+
 function writeOAuth2SecurityScheme(m: OAuth2SecurityScheme): string {
   if (m.$typeName !== "lf.a2a.v1.OAuth2SecurityScheme") bail();
   let s = "";
@@ -2311,6 +2439,12 @@ function readOAuth2SecurityScheme(j: unknown, v: boolean, d: number): OAuth2Secu
   return m;
 }
 
+function completeOAuth2SecurityScheme(m: OAuth2SecurityScheme): boolean {
+  if (m.flows === undefined) return false;
+  if (m.flows !== undefined && !completeOAuthFlows(m.flows)) return false;
+  return true;
+}
+
 function writeOpenIdConnectSecurityScheme(m: OpenIdConnectSecurityScheme): string {
   if (m.$typeName !== "lf.a2a.v1.OpenIdConnectSecurityScheme") bail();
   let s = "";
@@ -2361,6 +2495,11 @@ function readOpenIdConnectSecurityScheme(j: unknown, v: boolean, d: number): Ope
   return m;
 }
 
+function completeOpenIdConnectSecurityScheme(m: OpenIdConnectSecurityScheme): boolean {
+  if (m.openIdConnectUrl === "") return false;
+  return true;
+}
+
 function writeMutualTlsSecurityScheme(m: MutualTlsSecurityScheme): string {
   if (m.$typeName !== "lf.a2a.v1.MutualTlsSecurityScheme") bail();
   let s = "";
@@ -2393,6 +2532,10 @@ function readMutualTlsSecurityScheme(j: unknown, v: boolean, d: number): MutualT
     }
   }
   return m;
+}
+
+function completeMutualTlsSecurityScheme(m: MutualTlsSecurityScheme): boolean {
+  return true;
 }
 
 function writeOAuthFlows(m: OAuthFlows): string {
@@ -2484,6 +2627,15 @@ function readOAuthFlows(j: unknown, v: boolean, d: number): OAuthFlows {
     }
   }
   return m;
+}
+
+function completeOAuthFlows(m: OAuthFlows): boolean {
+  if (m.flow.case === "authorizationCode" && !completeAuthorizationCodeOAuthFlow(m.flow.value)) return false;
+  if (m.flow.case === "clientCredentials" && !completeClientCredentialsOAuthFlow(m.flow.value)) return false;
+  if (m.flow.case === "implicit" && !completeImplicitOAuthFlow(m.flow.value)) return false;
+  if (m.flow.case === "password" && !completePasswordOAuthFlow(m.flow.value)) return false;
+  if (m.flow.case === "deviceCode" && !completeDeviceCodeOAuthFlow(m.flow.value)) return false;
+  return true;
 }
 
 function writeAuthorizationCodeOAuthFlow(m: AuthorizationCodeOAuthFlow): string {
@@ -2595,6 +2747,11 @@ function readAuthorizationCodeOAuthFlow(j: unknown, v: boolean, d: number): Auth
   return m;
 }
 
+function completeAuthorizationCodeOAuthFlow(m: AuthorizationCodeOAuthFlow): boolean {
+  if (m.authorizationUrl === "" || m.tokenUrl === "" || Object.keys(m.scopes).length === 0) return false;
+  return true;
+}
+
 function writeClientCredentialsOAuthFlow(m: ClientCredentialsOAuthFlow): string {
   if (m.$typeName !== "lf.a2a.v1.ClientCredentialsOAuthFlow") bail();
   let s = "";
@@ -2675,6 +2832,11 @@ function readClientCredentialsOAuthFlow(j: unknown, v: boolean, d: number): Clie
   return m;
 }
 
+function completeClientCredentialsOAuthFlow(m: ClientCredentialsOAuthFlow): boolean {
+  if (m.tokenUrl === "" || Object.keys(m.scopes).length === 0) return false;
+  return true;
+}
+
 function writeImplicitOAuthFlow(m: ImplicitOAuthFlow): string {
   if (m.$typeName !== "lf.a2a.v1.ImplicitOAuthFlow") bail();
   let s = "";
@@ -2752,6 +2914,10 @@ function readImplicitOAuthFlow(j: unknown, v: boolean, d: number): ImplicitOAuth
   return m;
 }
 
+function completeImplicitOAuthFlow(m: ImplicitOAuthFlow): boolean {
+  return true;
+}
+
 function writePasswordOAuthFlow(m: PasswordOAuthFlow): string {
   if (m.$typeName !== "lf.a2a.v1.PasswordOAuthFlow") bail();
   let s = "";
@@ -2827,6 +2993,10 @@ function readPasswordOAuthFlow(j: unknown, v: boolean, d: number): PasswordOAuth
     }
   }
   return m;
+}
+
+function completePasswordOAuthFlow(m: PasswordOAuthFlow): boolean {
+  return true;
 }
 
 function writeDeviceCodeOAuthFlow(m: DeviceCodeOAuthFlow): string {
@@ -2924,6 +3094,11 @@ function readDeviceCodeOAuthFlow(j: unknown, v: boolean, d: number): DeviceCodeO
   return m;
 }
 
+function completeDeviceCodeOAuthFlow(m: DeviceCodeOAuthFlow): boolean {
+  if (m.deviceAuthorizationUrl === "" || m.tokenUrl === "" || Object.keys(m.scopes).length === 0) return false;
+  return true;
+}
+
 function writeSendMessageRequest(m: SendMessageRequest): string {
   if (m.$typeName !== "lf.a2a.v1.SendMessageRequest") bail();
   let s = "";
@@ -2998,6 +3173,13 @@ function readSendMessageRequest(j: unknown, v: boolean, d: number): SendMessageR
   return m;
 }
 
+function completeSendMessageRequest(m: SendMessageRequest): boolean {
+  if (m.message === undefined) return false;
+  if (m.message !== undefined && !completeMessage(m.message)) return false;
+  if (m.configuration !== undefined && !completeSendMessageConfiguration(m.configuration)) return false;
+  return true;
+}
+
 function writeGetTaskRequest(m: GetTaskRequest): string {
   if (m.$typeName !== "lf.a2a.v1.GetTaskRequest") bail();
   let s = "";
@@ -3060,6 +3242,11 @@ function readGetTaskRequest(j: unknown, v: boolean, d: number): GetTaskRequest {
   }
   if (v && (m.id === "")) bail();
   return m;
+}
+
+function completeGetTaskRequest(m: GetTaskRequest): boolean {
+  if (m.id === "") return false;
+  return true;
 }
 
 function writeListTasksRequest(m: ListTasksRequest): string {
@@ -3193,6 +3380,10 @@ function readListTasksRequest(j: unknown, v: boolean, d: number): ListTasksReque
   return m;
 }
 
+function completeListTasksRequest(m: ListTasksRequest): boolean {
+  return true;
+}
+
 function writeListTasksResponse(m: ListTasksResponse): string {
   if (m.$typeName !== "lf.a2a.v1.ListTasksResponse") bail();
   let s = "";
@@ -3285,6 +3476,12 @@ function readListTasksResponse(j: unknown, v: boolean, d: number): ListTasksResp
   return m;
 }
 
+function completeListTasksResponse(m: ListTasksResponse): boolean {
+  if (m.tasks.length === 0 || m.nextPageToken === "" || m.pageSize === 0 || m.totalSize === 0) return false;
+  for (const x of m.tasks) if (!completeTask(x)) return false;
+  return true;
+}
+
 function writeCancelTaskRequest(m: CancelTaskRequest): string {
   if (m.$typeName !== "lf.a2a.v1.CancelTaskRequest") bail();
   let s = "";
@@ -3346,6 +3543,11 @@ function readCancelTaskRequest(j: unknown, v: boolean, d: number): CancelTaskReq
   }
   if (v && (m.id === "")) bail();
   return m;
+}
+
+function completeCancelTaskRequest(m: CancelTaskRequest): boolean {
+  if (m.id === "") return false;
+  return true;
 }
 
 function writeGetTaskPushNotificationConfigRequest(m: GetTaskPushNotificationConfigRequest): string {
@@ -3413,6 +3615,11 @@ function readGetTaskPushNotificationConfigRequest(j: unknown, v: boolean, d: num
   return m;
 }
 
+function completeGetTaskPushNotificationConfigRequest(m: GetTaskPushNotificationConfigRequest): boolean {
+  if (m.taskId === "" || m.id === "") return false;
+  return true;
+}
+
 function writeDeleteTaskPushNotificationConfigRequest(m: DeleteTaskPushNotificationConfigRequest): string {
   if (m.$typeName !== "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest") bail();
   let s = "";
@@ -3478,6 +3685,11 @@ function readDeleteTaskPushNotificationConfigRequest(j: unknown, v: boolean, d: 
   return m;
 }
 
+function completeDeleteTaskPushNotificationConfigRequest(m: DeleteTaskPushNotificationConfigRequest): boolean {
+  if (m.taskId === "" || m.id === "") return false;
+  return true;
+}
+
 function writeSubscribeToTaskRequest(m: SubscribeToTaskRequest): string {
   if (m.$typeName !== "lf.a2a.v1.SubscribeToTaskRequest") bail();
   let s = "";
@@ -3526,6 +3738,11 @@ function readSubscribeToTaskRequest(j: unknown, v: boolean, d: number): Subscrib
   }
   if (v && (m.id === "")) bail();
   return m;
+}
+
+function completeSubscribeToTaskRequest(m: SubscribeToTaskRequest): boolean {
+  if (m.id === "") return false;
+  return true;
 }
 
 function writeListTaskPushNotificationConfigsRequest(m: ListTaskPushNotificationConfigsRequest): string {
@@ -3606,6 +3823,11 @@ function readListTaskPushNotificationConfigsRequest(j: unknown, v: boolean, d: n
   return m;
 }
 
+function completeListTaskPushNotificationConfigsRequest(m: ListTaskPushNotificationConfigsRequest): boolean {
+  if (m.taskId === "") return false;
+  return true;
+}
+
 function writeGetExtendedAgentCardRequest(m: GetExtendedAgentCardRequest): string {
   if (m.$typeName !== "lf.a2a.v1.GetExtendedAgentCardRequest") bail();
   let s = "";
@@ -3638,6 +3860,10 @@ function readGetExtendedAgentCardRequest(j: unknown, v: boolean, d: number): Get
     }
   }
   return m;
+}
+
+function completeGetExtendedAgentCardRequest(m: GetExtendedAgentCardRequest): boolean {
+  return true;
 }
 
 function writeSendMessageResponse(m: SendMessageResponse): string {
@@ -3687,6 +3913,12 @@ function readSendMessageResponse(j: unknown, v: boolean, d: number): SendMessage
     }
   }
   return m;
+}
+
+function completeSendMessageResponse(m: SendMessageResponse): boolean {
+  if (m.payload.case === "task" && !completeTask(m.payload.value)) return false;
+  if (m.payload.case === "message" && !completeMessage(m.payload.value)) return false;
+  return true;
 }
 
 function writeStreamResponse(m: StreamResponse): string {
@@ -3766,6 +3998,14 @@ function readStreamResponse(j: unknown, v: boolean, d: number): StreamResponse {
   return m;
 }
 
+function completeStreamResponse(m: StreamResponse): boolean {
+  if (m.payload.case === "task" && !completeTask(m.payload.value)) return false;
+  if (m.payload.case === "message" && !completeMessage(m.payload.value)) return false;
+  if (m.payload.case === "statusUpdate" && !completeTaskStatusUpdateEvent(m.payload.value)) return false;
+  if (m.payload.case === "artifactUpdate" && !completeTaskArtifactUpdateEvent(m.payload.value)) return false;
+  return true;
+}
+
 function writeListTaskPushNotificationConfigsResponse(m: ListTaskPushNotificationConfigsResponse): string {
   if (m.$typeName !== "lf.a2a.v1.ListTaskPushNotificationConfigsResponse") bail();
   let s = "";
@@ -3825,52 +4065,57 @@ function readListTaskPushNotificationConfigsResponse(j: unknown, v: boolean, d: 
   return m;
 }
 
+function completeListTaskPushNotificationConfigsResponse(m: ListTaskPushNotificationConfigsResponse): boolean {
+  for (const x of m.configs) if (!completeTaskPushNotificationConfig(x)) return false;
+  return true;
+}
+
 /**
  * ProtoJSON codecs of the messages of a2a.proto that have one (see tools/protoc-gen-a2a-json.ts): a fast path that bails out to the reflective codec on anything it does not handle exactly.
  */
 export const a2aJsonCodecs: ReadonlyMap<DescMessage, JsonCodec> = new Map<DescMessage, JsonCodec>([
-  [SendMessageConfigurationSchema, { write: writeSendMessageConfiguration as JsonCodec["write"], read: readSendMessageConfiguration }],
-  [TaskSchema, { write: writeTask as JsonCodec["write"], read: readTask }],
-  [TaskStatusSchema, { write: writeTaskStatus as JsonCodec["write"], read: readTaskStatus }],
-  [PartSchema, { write: writePart as JsonCodec["write"], read: readPart }],
-  [MessageSchema, { write: writeMessage as JsonCodec["write"], read: readMessage }],
-  [ArtifactSchema, { write: writeArtifact as JsonCodec["write"], read: readArtifact }],
-  [TaskStatusUpdateEventSchema, { write: writeTaskStatusUpdateEvent as JsonCodec["write"], read: readTaskStatusUpdateEvent }],
-  [TaskArtifactUpdateEventSchema, { write: writeTaskArtifactUpdateEvent as JsonCodec["write"], read: readTaskArtifactUpdateEvent }],
-  [AuthenticationInfoSchema, { write: writeAuthenticationInfo as JsonCodec["write"], read: readAuthenticationInfo }],
-  [AgentInterfaceSchema, { write: writeAgentInterface as JsonCodec["write"], read: readAgentInterface }],
-  [AgentCardSchema, { write: writeAgentCard as JsonCodec["write"], read: readAgentCard }],
-  [AgentProviderSchema, { write: writeAgentProvider as JsonCodec["write"], read: readAgentProvider }],
-  [AgentCapabilitiesSchema, { write: writeAgentCapabilities as JsonCodec["write"], read: readAgentCapabilities }],
-  [AgentExtensionSchema, { write: writeAgentExtension as JsonCodec["write"], read: readAgentExtension }],
-  [AgentSkillSchema, { write: writeAgentSkill as JsonCodec["write"], read: readAgentSkill }],
-  [AgentCardSignatureSchema, { write: writeAgentCardSignature as JsonCodec["write"], read: readAgentCardSignature }],
-  [TaskPushNotificationConfigSchema, { write: writeTaskPushNotificationConfig as JsonCodec["write"], read: readTaskPushNotificationConfig }],
-  [StringListSchema, { write: writeStringList as JsonCodec["write"], read: readStringList }],
-  [SecurityRequirementSchema, { write: writeSecurityRequirement as JsonCodec["write"], read: readSecurityRequirement }],
-  [SecuritySchemeSchema, { write: writeSecurityScheme as JsonCodec["write"], read: readSecurityScheme }],
-  [APIKeySecuritySchemeSchema, { write: writeAPIKeySecurityScheme as JsonCodec["write"], read: readAPIKeySecurityScheme }],
-  [HTTPAuthSecuritySchemeSchema, { write: writeHTTPAuthSecurityScheme as JsonCodec["write"], read: readHTTPAuthSecurityScheme }],
-  [OAuth2SecuritySchemeSchema, { write: writeOAuth2SecurityScheme as JsonCodec["write"], read: readOAuth2SecurityScheme }],
-  [OpenIdConnectSecuritySchemeSchema, { write: writeOpenIdConnectSecurityScheme as JsonCodec["write"], read: readOpenIdConnectSecurityScheme }],
-  [MutualTlsSecuritySchemeSchema, { write: writeMutualTlsSecurityScheme as JsonCodec["write"], read: readMutualTlsSecurityScheme }],
-  [OAuthFlowsSchema, { write: writeOAuthFlows as JsonCodec["write"], read: readOAuthFlows }],
-  [AuthorizationCodeOAuthFlowSchema, { write: writeAuthorizationCodeOAuthFlow as JsonCodec["write"], read: readAuthorizationCodeOAuthFlow }],
-  [ClientCredentialsOAuthFlowSchema, { write: writeClientCredentialsOAuthFlow as JsonCodec["write"], read: readClientCredentialsOAuthFlow }],
-  [ImplicitOAuthFlowSchema, { write: writeImplicitOAuthFlow as JsonCodec["write"], read: readImplicitOAuthFlow }],
-  [PasswordOAuthFlowSchema, { write: writePasswordOAuthFlow as JsonCodec["write"], read: readPasswordOAuthFlow }],
-  [DeviceCodeOAuthFlowSchema, { write: writeDeviceCodeOAuthFlow as JsonCodec["write"], read: readDeviceCodeOAuthFlow }],
-  [SendMessageRequestSchema, { write: writeSendMessageRequest as JsonCodec["write"], read: readSendMessageRequest }],
-  [GetTaskRequestSchema, { write: writeGetTaskRequest as JsonCodec["write"], read: readGetTaskRequest }],
-  [ListTasksRequestSchema, { write: writeListTasksRequest as JsonCodec["write"], read: readListTasksRequest }],
-  [ListTasksResponseSchema, { write: writeListTasksResponse as JsonCodec["write"], read: readListTasksResponse }],
-  [CancelTaskRequestSchema, { write: writeCancelTaskRequest as JsonCodec["write"], read: readCancelTaskRequest }],
-  [GetTaskPushNotificationConfigRequestSchema, { write: writeGetTaskPushNotificationConfigRequest as JsonCodec["write"], read: readGetTaskPushNotificationConfigRequest }],
-  [DeleteTaskPushNotificationConfigRequestSchema, { write: writeDeleteTaskPushNotificationConfigRequest as JsonCodec["write"], read: readDeleteTaskPushNotificationConfigRequest }],
-  [SubscribeToTaskRequestSchema, { write: writeSubscribeToTaskRequest as JsonCodec["write"], read: readSubscribeToTaskRequest }],
-  [ListTaskPushNotificationConfigsRequestSchema, { write: writeListTaskPushNotificationConfigsRequest as JsonCodec["write"], read: readListTaskPushNotificationConfigsRequest }],
-  [GetExtendedAgentCardRequestSchema, { write: writeGetExtendedAgentCardRequest as JsonCodec["write"], read: readGetExtendedAgentCardRequest }],
-  [SendMessageResponseSchema, { write: writeSendMessageResponse as JsonCodec["write"], read: readSendMessageResponse }],
-  [StreamResponseSchema, { write: writeStreamResponse as JsonCodec["write"], read: readStreamResponse }],
-  [ListTaskPushNotificationConfigsResponseSchema, { write: writeListTaskPushNotificationConfigsResponse as JsonCodec["write"], read: readListTaskPushNotificationConfigsResponse }],
+  [SendMessageConfigurationSchema, { write: writeSendMessageConfiguration as JsonCodec["write"], read: readSendMessageConfiguration, complete: completeSendMessageConfiguration as JsonCodec["complete"] }],
+  [TaskSchema, { write: writeTask as JsonCodec["write"], read: readTask, complete: completeTask as JsonCodec["complete"] }],
+  [TaskStatusSchema, { write: writeTaskStatus as JsonCodec["write"], read: readTaskStatus, complete: completeTaskStatus as JsonCodec["complete"] }],
+  [PartSchema, { write: writePart as JsonCodec["write"], read: readPart, complete: completePart as JsonCodec["complete"] }],
+  [MessageSchema, { write: writeMessage as JsonCodec["write"], read: readMessage, complete: completeMessage as JsonCodec["complete"] }],
+  [ArtifactSchema, { write: writeArtifact as JsonCodec["write"], read: readArtifact, complete: completeArtifact as JsonCodec["complete"] }],
+  [TaskStatusUpdateEventSchema, { write: writeTaskStatusUpdateEvent as JsonCodec["write"], read: readTaskStatusUpdateEvent, complete: completeTaskStatusUpdateEvent as JsonCodec["complete"] }],
+  [TaskArtifactUpdateEventSchema, { write: writeTaskArtifactUpdateEvent as JsonCodec["write"], read: readTaskArtifactUpdateEvent, complete: completeTaskArtifactUpdateEvent as JsonCodec["complete"] }],
+  [AuthenticationInfoSchema, { write: writeAuthenticationInfo as JsonCodec["write"], read: readAuthenticationInfo, complete: completeAuthenticationInfo as JsonCodec["complete"] }],
+  [AgentInterfaceSchema, { write: writeAgentInterface as JsonCodec["write"], read: readAgentInterface, complete: completeAgentInterface as JsonCodec["complete"] }],
+  [AgentCardSchema, { write: writeAgentCard as JsonCodec["write"], read: readAgentCard, complete: completeAgentCard as JsonCodec["complete"] }],
+  [AgentProviderSchema, { write: writeAgentProvider as JsonCodec["write"], read: readAgentProvider, complete: completeAgentProvider as JsonCodec["complete"] }],
+  [AgentCapabilitiesSchema, { write: writeAgentCapabilities as JsonCodec["write"], read: readAgentCapabilities, complete: completeAgentCapabilities as JsonCodec["complete"] }],
+  [AgentExtensionSchema, { write: writeAgentExtension as JsonCodec["write"], read: readAgentExtension, complete: completeAgentExtension as JsonCodec["complete"] }],
+  [AgentSkillSchema, { write: writeAgentSkill as JsonCodec["write"], read: readAgentSkill, complete: completeAgentSkill as JsonCodec["complete"] }],
+  [AgentCardSignatureSchema, { write: writeAgentCardSignature as JsonCodec["write"], read: readAgentCardSignature, complete: completeAgentCardSignature as JsonCodec["complete"] }],
+  [TaskPushNotificationConfigSchema, { write: writeTaskPushNotificationConfig as JsonCodec["write"], read: readTaskPushNotificationConfig, complete: completeTaskPushNotificationConfig as JsonCodec["complete"] }],
+  [StringListSchema, { write: writeStringList as JsonCodec["write"], read: readStringList, complete: completeStringList as JsonCodec["complete"] }],
+  [SecurityRequirementSchema, { write: writeSecurityRequirement as JsonCodec["write"], read: readSecurityRequirement, complete: completeSecurityRequirement as JsonCodec["complete"] }],
+  [SecuritySchemeSchema, { write: writeSecurityScheme as JsonCodec["write"], read: readSecurityScheme, complete: completeSecurityScheme as JsonCodec["complete"] }],
+  [APIKeySecuritySchemeSchema, { write: writeAPIKeySecurityScheme as JsonCodec["write"], read: readAPIKeySecurityScheme, complete: completeAPIKeySecurityScheme as JsonCodec["complete"] }],
+  [HTTPAuthSecuritySchemeSchema, { write: writeHTTPAuthSecurityScheme as JsonCodec["write"], read: readHTTPAuthSecurityScheme, complete: completeHTTPAuthSecurityScheme as JsonCodec["complete"] }],
+  [OAuth2SecuritySchemeSchema, { write: writeOAuth2SecurityScheme as JsonCodec["write"], read: readOAuth2SecurityScheme, complete: completeOAuth2SecurityScheme as JsonCodec["complete"] }],
+  [OpenIdConnectSecuritySchemeSchema, { write: writeOpenIdConnectSecurityScheme as JsonCodec["write"], read: readOpenIdConnectSecurityScheme, complete: completeOpenIdConnectSecurityScheme as JsonCodec["complete"] }],
+  [MutualTlsSecuritySchemeSchema, { write: writeMutualTlsSecurityScheme as JsonCodec["write"], read: readMutualTlsSecurityScheme, complete: completeMutualTlsSecurityScheme as JsonCodec["complete"] }],
+  [OAuthFlowsSchema, { write: writeOAuthFlows as JsonCodec["write"], read: readOAuthFlows, complete: completeOAuthFlows as JsonCodec["complete"] }],
+  [AuthorizationCodeOAuthFlowSchema, { write: writeAuthorizationCodeOAuthFlow as JsonCodec["write"], read: readAuthorizationCodeOAuthFlow, complete: completeAuthorizationCodeOAuthFlow as JsonCodec["complete"] }],
+  [ClientCredentialsOAuthFlowSchema, { write: writeClientCredentialsOAuthFlow as JsonCodec["write"], read: readClientCredentialsOAuthFlow, complete: completeClientCredentialsOAuthFlow as JsonCodec["complete"] }],
+  [ImplicitOAuthFlowSchema, { write: writeImplicitOAuthFlow as JsonCodec["write"], read: readImplicitOAuthFlow, complete: completeImplicitOAuthFlow as JsonCodec["complete"] }],
+  [PasswordOAuthFlowSchema, { write: writePasswordOAuthFlow as JsonCodec["write"], read: readPasswordOAuthFlow, complete: completePasswordOAuthFlow as JsonCodec["complete"] }],
+  [DeviceCodeOAuthFlowSchema, { write: writeDeviceCodeOAuthFlow as JsonCodec["write"], read: readDeviceCodeOAuthFlow, complete: completeDeviceCodeOAuthFlow as JsonCodec["complete"] }],
+  [SendMessageRequestSchema, { write: writeSendMessageRequest as JsonCodec["write"], read: readSendMessageRequest, complete: completeSendMessageRequest as JsonCodec["complete"] }],
+  [GetTaskRequestSchema, { write: writeGetTaskRequest as JsonCodec["write"], read: readGetTaskRequest, complete: completeGetTaskRequest as JsonCodec["complete"] }],
+  [ListTasksRequestSchema, { write: writeListTasksRequest as JsonCodec["write"], read: readListTasksRequest, complete: completeListTasksRequest as JsonCodec["complete"] }],
+  [ListTasksResponseSchema, { write: writeListTasksResponse as JsonCodec["write"], read: readListTasksResponse, complete: completeListTasksResponse as JsonCodec["complete"] }],
+  [CancelTaskRequestSchema, { write: writeCancelTaskRequest as JsonCodec["write"], read: readCancelTaskRequest, complete: completeCancelTaskRequest as JsonCodec["complete"] }],
+  [GetTaskPushNotificationConfigRequestSchema, { write: writeGetTaskPushNotificationConfigRequest as JsonCodec["write"], read: readGetTaskPushNotificationConfigRequest, complete: completeGetTaskPushNotificationConfigRequest as JsonCodec["complete"] }],
+  [DeleteTaskPushNotificationConfigRequestSchema, { write: writeDeleteTaskPushNotificationConfigRequest as JsonCodec["write"], read: readDeleteTaskPushNotificationConfigRequest, complete: completeDeleteTaskPushNotificationConfigRequest as JsonCodec["complete"] }],
+  [SubscribeToTaskRequestSchema, { write: writeSubscribeToTaskRequest as JsonCodec["write"], read: readSubscribeToTaskRequest, complete: completeSubscribeToTaskRequest as JsonCodec["complete"] }],
+  [ListTaskPushNotificationConfigsRequestSchema, { write: writeListTaskPushNotificationConfigsRequest as JsonCodec["write"], read: readListTaskPushNotificationConfigsRequest, complete: completeListTaskPushNotificationConfigsRequest as JsonCodec["complete"] }],
+  [GetExtendedAgentCardRequestSchema, { write: writeGetExtendedAgentCardRequest as JsonCodec["write"], read: readGetExtendedAgentCardRequest, complete: completeGetExtendedAgentCardRequest as JsonCodec["complete"] }],
+  [SendMessageResponseSchema, { write: writeSendMessageResponse as JsonCodec["write"], read: readSendMessageResponse, complete: completeSendMessageResponse as JsonCodec["complete"] }],
+  [StreamResponseSchema, { write: writeStreamResponse as JsonCodec["write"], read: readStreamResponse, complete: completeStreamResponse as JsonCodec["complete"] }],
+  [ListTaskPushNotificationConfigsResponseSchema, { write: writeListTaskPushNotificationConfigsResponse as JsonCodec["write"], read: readListTaskPushNotificationConfigsResponse, complete: completeListTaskPushNotificationConfigsResponse as JsonCodec["complete"] }],
 ]);

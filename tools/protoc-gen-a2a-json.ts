@@ -513,6 +513,35 @@ function printReader(f: GeneratedFile, rt: Runtime, message: DescMessage): void 
   f.print();
 }
 
+/** `complete<Name>(m)`: no REQUIRED field missing here or in any message it holds (well-known types excepted). */
+function printComplete(f: GeneratedFile, message: DescMessage): void {
+  const shape = f.importShape(message);
+  f.print(`function complete${baseName(message)}(m: `, shape, "): boolean {");
+  const required = message.fields.filter(isRequired);
+  if (required.length > 0) {
+    f.print(`  if (${required.map((field) => missing(field, `m.${field.localName}`)).join(" || ")}) return false;`);
+  }
+  for (const field of message.fields) {
+    const item = itemOf(field);
+    if (item.kind !== "message" || item.message.typeName.startsWith("google.protobuf.")) continue;
+    const check = `complete${baseName(item.message)}`;
+    if (field.oneof) {
+      f.print(
+        `  if (m.${field.oneof.localName}.case === ${JSON.stringify(field.localName)} && !${check}(m.${field.oneof.localName}.value)) return false;`,
+      );
+    } else if (field.fieldKind === "list") {
+      f.print(`  for (const x of m.${field.localName}) if (!${check}(x)) return false;`);
+    } else if (field.fieldKind === "map") {
+      f.print(`  for (const x of Object.values(m.${field.localName})) if (!${check}(x)) return false;`);
+    } else {
+      f.print(`  if (m.${field.localName} !== undefined && !${check}(m.${field.localName})) return false;`);
+    }
+  }
+  f.print("  return true;");
+  f.print("}");
+  f.print();
+}
+
 function printEnum(f: GeneratedFile, rt: Runtime, e: DescEnum): void {
   const name = enumName(e);
   f.print(`function write${name}(x: number): string {`);
@@ -584,6 +613,7 @@ function generateTs(schema: Schema): void {
     for (const message of ordered) {
       printWriter(f, rt, message);
       printReader(f, rt, message);
+      printComplete(f, message);
     }
     const codec = f.import("JsonCodec", RUNTIME, true);
     const descMessage = f.import("DescMessage", "@bufbuild/protobuf", true);
@@ -607,7 +637,15 @@ function generateTs(schema: Schema): void {
     );
     for (const message of ordered) {
       const name = baseName(message);
-      f.print("  [", f.importSchema(message), `, { write: write${name} as `, codec, `["write"], read: read${name} }],`);
+      f.print(
+        "  [",
+        f.importSchema(message),
+        `, { write: write${name} as `,
+        codec,
+        `["write"], read: read${name}, complete: complete${name} as `,
+        codec,
+        `["complete"] }],`,
+      );
     }
     f.print("]);");
   }

@@ -24,6 +24,12 @@ export interface JsonCodec<T = unknown> {
   write(message: T): string;
   /** The message `json` decodes to, exactly what `decodeMessage` returns (REQUIRED checked when `required`). */
   read(json: unknown, required: boolean, depth: number): T;
+  /**
+   * True when no REQUIRED field is missing, in the message or the messages it
+   * holds (e.g. one decoded from binary); false sends the caller to
+   * `requiredFieldViolations` for the details.
+   */
+  complete(message: T): boolean;
 }
 
 /** Thrown (never escapes a codec's caller) when the fast path cannot answer exactly. */
@@ -140,7 +146,7 @@ export function readTimestamp(x: unknown): Timestamp {
   return {
     $typeName: "google.protobuf.Timestamp",
     seconds: protoInt64.parse(ms / 1000),
-    nanos: fraction ? Number.parseInt(`1${fraction}${"0".repeat(9 - fraction.length)}`) - 1_000_000_000 : 0,
+    nanos: fraction ? Number.parseInt(`1${fraction}${"0".repeat(9 - fraction.length)}`, 10) - 1_000_000_000 : 0,
   };
 }
 

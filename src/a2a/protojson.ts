@@ -88,11 +88,22 @@ export function decodeMessageReflectively<S extends DescMessage>(
         : { field: "", description: (e as Error).message },
     ]);
   }
-  if (options.validateRequired !== false) {
-    const violations = requiredFieldViolations(schema, message);
-    if (violations.length > 0) throw invalidParams(violations);
-  }
+  if (options.validateRequired !== false) checkRequiredFields(schema, message);
   return message;
+}
+
+/**
+ * Throws the -32602 InvalidParamsError when `message` misses a REQUIRED field
+ * (§5.7), e.g. one decoded from binary, which has no notion of REQUIRED.
+ */
+export function checkRequiredFields<S extends DescMessage>(schema: S, message: MessageShape<S>): void {
+  try {
+    if (a2aJsonCodecs.get(schema)?.complete(message)) return;
+  } catch {
+    // Not a message the generated check reads: the reflective one decides.
+  }
+  const violations = requiredFieldViolations(schema, message);
+  if (violations.length > 0) throw invalidParams(violations);
 }
 
 /**

@@ -17,7 +17,14 @@ import {
   StreamResponseSchema,
   TaskSchema,
 } from "../../gen/a2a_pb.js";
-import { decodeMessage, decodeMessageReflectively, encodeMessage, encodeMessageText } from "../../src/a2a/protojson.js";
+import {
+  checkRequiredFields,
+  decodeMessage,
+  decodeMessageReflectively,
+  encodeMessage,
+  encodeMessageText,
+} from "../../src/a2a/protojson.js";
+import { requiredFieldViolations } from "../../src/a2a/required-fields.js";
 import { RandomMessages } from "./support/random-messages.js";
 
 const SEED = 20260101;
@@ -118,6 +125,25 @@ describe("generated ProtoJSON codecs", () => {
     // Both paths were exercised.
     expect(seen.answered).toBeGreaterThan(1000);
     expect(seen.bailed).toBeGreaterThan(1000);
+  });
+
+  it("check REQUIRED fields of messages (e.g. decoded from binary) exactly as required-fields.ts does", () => {
+    const random = new RandomMessages(SEED + 3);
+    let complete = 0;
+    for (const [schema, codec] of codecs) {
+      for (let i = 0; i < PER_TYPE; i++) {
+        const message = random.message(schema);
+        const expected = requiredFieldViolations(schema, message).length === 0;
+        expect(codec.complete(message)).toBe(expected);
+        if (expected) complete++;
+        expect(outcome(() => checkRequiredFields(schema, message))).toEqual(
+          expected
+            ? { ok: true, value: undefined }
+            : outcome(() => decodeMessageReflectively(schema, encodeMessage(schema, message))),
+        );
+      }
+    }
+    expect(complete).toBeGreaterThan(1000);
   });
 
   it("read oneofs exactly: one member, null members, two members", () => {

@@ -11,8 +11,7 @@ import { A2AService } from "../../../gen/a2a_pb.js";
 import { type A2ABinding, a2aBindingList } from "../../a2a/bindings.js";
 import { PROTOCOL_BINDING_GRPC } from "../../a2a/constants.js";
 import { A2AError } from "../../a2a/errors.js";
-import { invalidParams } from "../../a2a/protojson.js";
-import { requiredFieldViolations } from "../../a2a/required-fields.js";
+import { checkRequiredFields } from "../../a2a/protojson.js";
 import type { Logger } from "../../runtime/logger.js";
 import type { ServerCallContext } from "../call-context.js";
 import { detachable } from "../http-json/detachable-stream.js";
@@ -34,27 +33,42 @@ interface Call {
 /**
  * connect-es aborts its signal when the caller cancels or the deadline passes,
  * but also once the RPC completes; `context.signal` follows only the former.
+ * It is made when first read: a unary call mostly never reads it, and an
+ * AbortController and its listener per call are a measurable cost.
  */
 function openCall(handlerContext: HandlerContext): Call {
-  const controller = new AbortController();
-  const detach = () => controller.abort(handlerContext.signal.reason);
-  if (handlerContext.signal.aborted) detach();
-  else handlerContext.signal.addEventListener("abort", detach, { once: true });
+  const outer = handlerContext.signal;
+  let controller: AbortController | undefined;
+  let closed = false;
+  /** Set at close when the call was cancelled before it completed. */
+  let cancelled: { reason: unknown } | undefined;
+  const detach = () => controller?.abort(outer.reason);
   return {
     context: {
       binding: PROTOCOL_BINDING_GRPC,
       headers: handlerContext.requestHeader,
-      signal: controller.signal,
+      get signal() {
+        if (!controller) {
+          controller = new AbortController();
+          if (closed) {
+            if (cancelled) controller.abort(cancelled.reason);
+          } else if (outer.aborted) {
+            detach();
+          } else {
+            outer.addEventListener("abort", detach, { once: true });
+          }
+        }
+        return controller.signal;
+      },
       responseHeaders: handlerContext.responseHeader,
     },
-    close: () => handlerContext.signal.removeEventListener("abort", detach),
+    close: () => {
+      if (closed) return;
+      closed = true;
+      if (outer.aborted) cancelled = { reason: outer.reason };
+      if (controller) outer.removeEventListener("abort", detach);
+    },
   };
-}
-
-/** Binary protobuf has no notion of REQUIRED: check it as the JSON bindings do (§5.7). */
-function checkRequired(schema: DescMessage, request: Message): void {
-  const violations = requiredFieldViolations(schema, request);
-  if (violations.length > 0) throw invalidParams(violations);
 }
 
 export interface A2AServiceImplOptions {
@@ -72,7 +86,7 @@ function unary(binding: A2ABinding, method: UnaryHandlerMethod, logger: Logger |
   return async (request: Message, handlerContext: HandlerContext): Promise<Message> => {
     const call = openCall(handlerContext);
     try {
-      checkRequired(binding.input, request);
+      checkRequiredFields(binding.input as DescMessage, request as never);
       return await method(request, call.context);
     } catch (error) {
       throw failure(error, logger);
@@ -86,7 +100,7 @@ function serverStreaming(binding: A2ABinding, method: StreamingHandlerMethod, lo
   return async function* (request: Message, handlerContext: HandlerContext): AsyncGenerator<Message> {
     const call = openCall(handlerContext);
     try {
-      checkRequired(binding.input, request);
+      checkRequiredFields(binding.input as DescMessage, request as never);
       yield* detachable(method(request, call.context), call.context.signal);
     } catch (error) {
       throw failure(error, logger);

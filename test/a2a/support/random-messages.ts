@@ -70,7 +70,7 @@ export class RandomMessages {
   }
 
   key(): string {
-    return this.pick(["a", "b", "skillId", "10", "2", "with space", "ünï", "", "k" + this.int(5), "0", "-1"]);
+    return this.pick(["a", "b", "skillId", "10", "2", "with space", "ünï", "", `k${this.int(5)}`, "0", "-1"]);
   }
 
   json(depth = 0): JsonValue {
