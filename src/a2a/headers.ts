@@ -44,7 +44,8 @@ export function headerValues(headers: HeadersLike | null | undefined, name: stri
   }
   const record = headers as Readonly<Record<string, string | readonly string[] | undefined>>;
   for (const key in record) {
-    if (key !== wanted && key.toLowerCase() !== wanted) continue;
+    // Only a key of the same length can match; most are not lower-cased at all.
+    if (key !== wanted && (key.length !== wanted.length || key.toLowerCase() !== wanted)) continue;
     const value = record[key];
     if (typeof value === "string") out.push(value);
     else if (Array.isArray(value)) out.push(...value);

@@ -32,7 +32,7 @@ import {
 } from "./http-exchange.js";
 import { streamingMethodOf, unaryMethodOf } from "./http-json/handler-method.js";
 import type { A2ARequestHandler } from "./request-handler.js";
-import { openServerCall, replyHeaders, type ServerCall } from "./server-call.js";
+import { openServerCall, type ServerCall } from "./server-call.js";
 import { sseReply } from "./sse-reply.js";
 
 export interface JsonRpcBindingOptions {
@@ -45,13 +45,14 @@ export interface JsonRpcBindingOptions {
 /** Request media types accepted (parameters ignored); no Content-Type at all is accepted too. */
 const ACCEPTED_MEDIA_TYPES: ReadonlySet<string> = new Set([JSON_MEDIA_TYPE, "application/a2a+json"]);
 
-function jsonReply(body: string, headers: Record<string, string> = { "content-type": JSON_MEDIA_TYPE }): HttpBodyReply {
+function jsonReply(body: string, headers: Readonly<Record<string, string>>): HttpBodyReply {
   return { kind: "body", status: 200, headers, body };
 }
 
-function errorReply(id: JsonRpcId, error: unknown, extra?: Headers): HttpBodyReply {
-  const headers = { "content-type": JSON_MEDIA_TYPE };
-  return jsonReply(encodeJsonRpcError(id, error), extra ? replyHeaders(headers, extra) : headers);
+const JSON_HEADERS: Readonly<Record<string, string>> = { "content-type": JSON_MEDIA_TYPE };
+
+function errorReply(id: JsonRpcId, error: unknown, call?: ServerCall): HttpBodyReply {
+  return jsonReply(encodeJsonRpcError(id, error), call ? call.replyHeaders(JSON_HEADERS) : JSON_HEADERS);
 }
 
 /** Serves JSON-RPC at the mount point; answers `undefined` for every other path. */
@@ -122,12 +123,12 @@ export class JsonRpcBinding implements HttpBinding {
       call.close();
       return jsonReply(
         encodeJsonRpcResultText(id, encodeMessageText(binding.output as DescMessage, output)),
-        replyHeaders({ "content-type": JSON_MEDIA_TYPE }, call.context.responseHeaders),
+        call.replyHeaders(JSON_HEADERS),
       );
     } catch (error) {
       call.close();
       this.#logUnexpected(error, call);
-      return errorReply(id, error, call.context.responseHeaders);
+      return errorReply(id, error, call);
     }
   }
 

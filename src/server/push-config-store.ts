@@ -23,7 +23,8 @@ export const DEFAULT_MAX_PUSH_CONFIGS = 10_000;
 /** LRU-by-write like the in-memory task store: `get` does not refresh; no TTL. */
 export class InMemoryPushNotificationConfigStore implements PushNotificationConfigStore {
   readonly maxConfigs: number;
-  readonly #configs: LruMap<string, TaskPushNotificationConfig>;
+  /** Configs by (scope, task id and config id). */
+  readonly #configs: LruMap<TaskPushNotificationConfig>;
 
   constructor(options: { maxConfigs?: number } = {}) {
     const maxConfigs = options.maxConfigs ?? DEFAULT_MAX_PUSH_CONFIGS;
@@ -37,30 +38,31 @@ export class InMemoryPushNotificationConfigStore implements PushNotificationConf
   }
 
   async get(taskId: string, configId: string, scope: string): Promise<TaskPushNotificationConfig | undefined> {
-    return this.#configs.get(configKey(taskId, configId, scope));
+    return this.#configs.get(scope, configKey(taskId, configId));
   }
 
   async save(config: TaskPushNotificationConfig, scope: string): Promise<void> {
-    this.#configs.set(configKey(config.taskId, config.id, scope), config);
+    this.#configs.set(scope, configKey(config.taskId, config.id), config);
   }
 
   async list(taskId: string, scope: string): Promise<TaskPushNotificationConfig[]> {
-    const prefix = taskPrefix(taskId, scope);
+    const prefix = taskPrefix(taskId);
     const out: TaskPushNotificationConfig[] = [];
-    for (const [k, config] of this.#configs.entries()) if (k.startsWith(prefix)) out.push(config);
+    for (const [group, k, config] of this.#configs.entries())
+      if (group === scope && k.startsWith(prefix)) out.push(config);
     return out;
   }
 
   async delete(taskId: string, configId: string, scope: string): Promise<void> {
-    this.#configs.delete(configKey(taskId, configId, scope));
+    this.#configs.delete(scope, configKey(taskId, configId));
   }
 }
 
-/** Length-prefixed parts, so no triple can spell another triple's key. */
-function taskPrefix(taskId: string, scope: string): string {
-  return `${scope.length}:${scope}${taskId.length}:${taskId}`;
+/** Length-prefixed, so no (task id, config id) pair can spell another pair's key. */
+function taskPrefix(taskId: string): string {
+  return `${taskId.length}:${taskId}`;
 }
 
-function configKey(taskId: string, configId: string, scope: string): string {
-  return taskPrefix(taskId, scope) + configId;
+function configKey(taskId: string, configId: string): string {
+  return taskPrefix(taskId) + configId;
 }

@@ -15,9 +15,43 @@ export interface ServerCall {
   detach(): void;
   /** The call ended normally. Idempotent. */
   close(): void;
+  /** `base` plus every response header the handler set (`base` itself when it set none). */
+  replyHeaders(base: Readonly<Record<string, string>>): Readonly<Record<string, string>>;
 }
 
 const NOTHING = () => undefined;
+
+/**
+ * The context of one call. Its `responseHeaders` are made when the handler
+ * first touches them (most calls set none, and a `Headers` per request is a
+ * measurable cost); its signal is the request's unless the binding gives it
+ * one of its own.
+ */
+class CallContext implements ServerCallContext {
+  readonly binding: ProtocolBinding;
+  readonly headers: HeadersLike;
+  readonly #signal: () => AbortSignal;
+  #responseHeaders: Headers | undefined;
+
+  constructor(binding: ProtocolBinding, headers: HeadersLike, signal: () => AbortSignal) {
+    this.binding = binding;
+    this.headers = headers;
+    this.#signal = signal;
+  }
+
+  get signal(): AbortSignal {
+    return this.#signal();
+  }
+
+  get responseHeaders(): Headers {
+    this.#responseHeaders ??= new Headers();
+    return this.#responseHeaders;
+  }
+
+  replyHeaders(base: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+    return this.#responseHeaders ? replyHeaders(base, this.#responseHeaders) : base;
+  }
+}
 
 /**
  * A call whose `context.signal` the binding can abort on its own (`detach`),
@@ -32,19 +66,9 @@ export function openServerCall(
   streaming = true,
 ): ServerCall {
   if (!streaming) {
-    return {
-      context: {
-        binding,
-        headers,
-        // Read through, so an adapter that makes its signal on demand makes none for a call that never looks.
-        get signal() {
-          return request.signal;
-        },
-        responseHeaders: new Headers(),
-      },
-      detach: NOTHING,
-      close: NOTHING,
-    };
+    // Read through, so an adapter that makes its signal on demand makes none for a call that never looks.
+    const context = new CallContext(binding, headers, () => request.signal);
+    return { context, detach: NOTHING, close: NOTHING, replyHeaders: (base) => context.replyHeaders(base) };
   }
   const controller = new AbortController();
   const detach = () => {
@@ -53,10 +77,12 @@ export function openServerCall(
   };
   if (request.signal.aborted) detach();
   else request.signal.addEventListener("abort", detach, { once: true });
+  const context = new CallContext(binding, headers, () => controller.signal);
   return {
-    context: { binding, headers, signal: controller.signal, responseHeaders: new Headers() },
+    context,
     detach,
     close: () => request.signal.removeEventListener("abort", detach),
+    replyHeaders: (base) => context.replyHeaders(base),
   };
 }
 

@@ -11,7 +11,7 @@ import { encodeSseEvent } from "../a2a/sse.js";
 import { FRAME_BATCHES, hasFrameBatches } from "./frame-batches.js";
 import type { HttpStreamReply } from "./http-exchange.js";
 import { detachable } from "./http-json/detachable-stream.js";
-import { replyHeaders, type ServerCall } from "./server-call.js";
+import type { ServerCall } from "./server-call.js";
 
 export const SSE_HEADERS: Readonly<Record<string, string>> = {
   "content-type": SSE_MEDIA_TYPE,
@@ -76,7 +76,7 @@ export async function sseReply<F>(
       return DONE;
     },
   };
-  return { kind: "stream", status: 200, headers: replyHeaders(SSE_HEADERS, call.context.responseHeaders), chunks };
+  return { kind: "stream", status: 200, headers: call.replyHeaders(SSE_HEADERS), chunks };
 }
 
 /** Frames as one-frame batches. */

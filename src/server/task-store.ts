@@ -44,7 +44,8 @@ export const DEFAULT_MAX_TASKS = 10_000;
 export class InMemoryTaskStore implements TaskStore {
   readonly savesSynchronously = true;
   readonly maxTasks: number;
-  readonly #tasks: LruMap<string, { scope: string; task: Task }>;
+  /** Tasks by (scope, task id). */
+  readonly #tasks: LruMap<Task>;
 
   constructor(options: { maxTasks?: number } = {}) {
     const maxTasks = options.maxTasks ?? DEFAULT_MAX_TASKS;
@@ -59,23 +60,25 @@ export class InMemoryTaskStore implements TaskStore {
   }
 
   async get(taskId: string, scope: string): Promise<Task | undefined> {
-    return this.#tasks.get(scopedKey(taskId, scope))?.task;
+    return this.#tasks.get(scope, taskId);
   }
 
-  async save(task: Task, scope: string): Promise<void> {
-    this.#tasks.set(scopedKey(task.id, scope), { scope, task });
+  /** Stored by the time it returns (an already settled promise: the harness saves several times per request). */
+  save(task: Task, scope: string): Promise<void> {
+    this.#tasks.set(scope, task.id, task);
+    return SAVED;
   }
 
   async delete(taskId: string, scope: string): Promise<void> {
-    this.#tasks.delete(scopedKey(taskId, scope));
+    this.#tasks.delete(scope, taskId);
   }
 
   async list(scope: string): Promise<Task[]> {
-    const out: Task[] = [];
-    for (const [, entry] of this.#tasks.entries()) if (entry.scope === scope) out.push(entry.task);
-    return out;
+    return [...this.#tasks.values(scope)];
   }
 }
+
+const SAVED: Promise<void> = Promise.resolve();
 
 /** Length-prefixed, so no (scope, id) pair can spell another pair's key. */
 export function scopedKey(taskId: string, scope: string): string {

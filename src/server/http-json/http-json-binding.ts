@@ -117,7 +117,7 @@ export class HttpJsonBinding implements HttpBinding {
       return {
         kind: "body",
         status: 200,
-        headers: replyHeaders(JSON_HEADERS, call.context.responseHeaders),
+        headers: call.replyHeaders(JSON_HEADERS),
         body: encodeMessageText(match.binding.output as DescMessage, output),
       };
     } catch (error) {
