@@ -61,7 +61,7 @@ function readRole(x: unknown): number {
 
 function writeSendMessageConfiguration(m: SendMessageConfiguration): string {
   if (m.$typeName !== "lf.a2a.v1.SendMessageConfiguration") bail();
-  let s = "";
+  let s = "{";
   {
     const l = m.acceptedOutputModes;
     if (l.length != 0) {
@@ -71,30 +71,30 @@ function writeSendMessageConfiguration(m: SendMessageConfiguration): string {
         if (typeof x !== "string") bail();
         t += (i === 0 ? "" : ",") + quote(x);
       }
-      s += ",\"acceptedOutputModes\":" + "[" + t + "]";
+      s += (s.length === 1 ? "\"acceptedOutputModes\":" : ",\"acceptedOutputModes\":") + "[" + t + "]";
     }
   }
   {
     const x = m.taskPushNotificationConfig;
     if (x !== undefined && hasOwn(m, "taskPushNotificationConfig")) {
-      s += ",\"taskPushNotificationConfig\":" + writeTaskPushNotificationConfig(x);
+      s += (s.length === 1 ? "\"taskPushNotificationConfig\":" : ",\"taskPushNotificationConfig\":") + writeTaskPushNotificationConfig(x);
     }
   }
   {
     const x = m.historyLength;
     if (x !== undefined && hasOwn(m, "historyLength")) {
       if (typeof x !== "number") bail();
-      s += ",\"historyLength\":" + JSON.stringify(x);
+      s += (s.length === 1 ? "\"historyLength\":" : ",\"historyLength\":") + JSON.stringify(x);
     }
   }
   {
     const x = m.returnImmediately;
     if (x !== false) {
       if (typeof x !== "boolean") bail();
-      s += ",\"returnImmediately\":" + (x ? "true" : "false");
+      s += (s.length === 1 ? "\"returnImmediately\":" : ",\"returnImmediately\":") + (x ? "true" : "false");
     }
   }
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  return s + "}";
 }
 
 function readSendMessageConfiguration(j: unknown, v: boolean, d: number): SendMessageConfiguration {
@@ -152,25 +152,25 @@ function completeSendMessageConfiguration(m: SendMessageConfiguration): boolean 
 
 function writeTask(m: Task): string {
   if (m.$typeName !== "lf.a2a.v1.Task") bail();
-  let s = "";
+  let s = "{";
   {
     const x = m.id;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"id\":" + quote(x);
+      s += (s.length === 1 ? "\"id\":" : ",\"id\":") + quote(x);
     }
   }
   {
     const x = m.contextId;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"contextId\":" + quote(x);
+      s += (s.length === 1 ? "\"contextId\":" : ",\"contextId\":") + quote(x);
     }
   }
   {
     const x = m.status;
     if (x !== undefined && hasOwn(m, "status")) {
-      s += ",\"status\":" + writeTaskStatus(x);
+      s += (s.length === 1 ? "\"status\":" : ",\"status\":") + writeTaskStatus(x);
     }
   }
   {
@@ -182,7 +182,7 @@ function writeTask(m: Task): string {
         if (x === undefined) bail();
         t += (i === 0 ? "" : ",") + writeArtifact(x);
       }
-      s += ",\"artifacts\":" + "[" + t + "]";
+      s += (s.length === 1 ? "\"artifacts\":" : ",\"artifacts\":") + "[" + t + "]";
     }
   }
   {
@@ -194,17 +194,17 @@ function writeTask(m: Task): string {
         if (x === undefined) bail();
         t += (i === 0 ? "" : ",") + writeMessage(x);
       }
-      s += ",\"history\":" + "[" + t + "]";
+      s += (s.length === 1 ? "\"history\":" : ",\"history\":") + "[" + t + "]";
     }
   }
   {
     const x = m.metadata;
     if (x !== undefined && hasOwn(m, "metadata")) {
-      s += ",\"metadata\":" + writeStruct(x);
+      s += (s.length === 1 ? "\"metadata\":" : ",\"metadata\":") + writeStruct(x);
     }
   }
-  if (!(m.id !== "")) s += ",\"id\":\"\"";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (!(m.id !== "")) s += (s.length === 1 ? "\"id\":" : ",\"id\":") + "\"\"";
+  return s + "}";
 }
 
 function readTask(j: unknown, v: boolean, d: number): Task {
@@ -286,28 +286,28 @@ function completeTask(m: Task): boolean {
 
 function writeTaskStatus(m: TaskStatus): string {
   if (m.$typeName !== "lf.a2a.v1.TaskStatus") bail();
-  let s = "";
+  let s = "{";
   {
     const x = m.state;
     if (x !== 0) {
       if (typeof x !== "number") bail();
-      s += ",\"state\":" + writeTaskState(x);
+      s += (s.length === 1 ? "\"state\":" : ",\"state\":") + writeTaskState(x);
     }
   }
   {
     const x = m.message;
     if (x !== undefined && hasOwn(m, "message")) {
-      s += ",\"message\":" + writeMessage(x);
+      s += (s.length === 1 ? "\"message\":" : ",\"message\":") + writeMessage(x);
     }
   }
   {
     const x = m.timestamp;
     if (x !== undefined && hasOwn(m, "timestamp")) {
-      s += ",\"timestamp\":" + writeTimestamp(x);
+      s += (s.length === 1 ? "\"timestamp\":" : ",\"timestamp\":") + writeTimestamp(x);
     }
   }
-  if (!(m.state !== 0)) s += ",\"state\":\"TASK_STATE_UNSPECIFIED\"";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (!(m.state !== 0)) s += (s.length === 1 ? "\"state\":" : ",\"state\":") + "\"TASK_STATE_UNSPECIFIED\"";
+  return s + "}";
 }
 
 function readTaskStatus(j: unknown, v: boolean, d: number): TaskStatus {
@@ -354,48 +354,48 @@ function completeTaskStatus(m: TaskStatus): boolean {
 
 function writePart(m: Part): string {
   if (m.$typeName !== "lf.a2a.v1.Part") bail();
-  let s = "";
+  let s = "{";
   if (m.content.case === "text") {
     const x = m.content.value;
     if (typeof x !== "string") bail();
-    s += ",\"text\":" + quote(x);
+    s += (s.length === 1 ? "\"text\":" : ",\"text\":") + quote(x);
   }
   if (m.content.case === "raw") {
     const x = m.content.value;
     if (!(x instanceof Uint8Array)) bail();
-    s += ",\"raw\":" + writeBytes(x);
+    s += (s.length === 1 ? "\"raw\":" : ",\"raw\":") + writeBytes(x);
   }
   if (m.content.case === "url") {
     const x = m.content.value;
     if (typeof x !== "string") bail();
-    s += ",\"url\":" + quote(x);
+    s += (s.length === 1 ? "\"url\":" : ",\"url\":") + quote(x);
   }
   if (m.content.case === "data") {
     const x = m.content.value;
     if (x === undefined) bail();
-    s += ",\"data\":" + writeValue(x);
+    s += (s.length === 1 ? "\"data\":" : ",\"data\":") + writeValue(x);
   }
   {
     const x = m.metadata;
     if (x !== undefined && hasOwn(m, "metadata")) {
-      s += ",\"metadata\":" + writeStruct(x);
+      s += (s.length === 1 ? "\"metadata\":" : ",\"metadata\":") + writeStruct(x);
     }
   }
   {
     const x = m.filename;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"filename\":" + quote(x);
+      s += (s.length === 1 ? "\"filename\":" : ",\"filename\":") + quote(x);
     }
   }
   {
     const x = m.mediaType;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"mediaType\":" + quote(x);
+      s += (s.length === 1 ? "\"mediaType\":" : ",\"mediaType\":") + quote(x);
     }
   }
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  return s + "}";
 }
 
 function readPart(j: unknown, v: boolean, d: number): Part {
@@ -475,33 +475,33 @@ function completePart(m: Part): boolean {
 
 function writeMessage(m: Message): string {
   if (m.$typeName !== "lf.a2a.v1.Message") bail();
-  let s = "";
+  let s = "{";
   {
     const x = m.messageId;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"messageId\":" + quote(x);
+      s += (s.length === 1 ? "\"messageId\":" : ",\"messageId\":") + quote(x);
     }
   }
   {
     const x = m.contextId;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"contextId\":" + quote(x);
+      s += (s.length === 1 ? "\"contextId\":" : ",\"contextId\":") + quote(x);
     }
   }
   {
     const x = m.taskId;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"taskId\":" + quote(x);
+      s += (s.length === 1 ? "\"taskId\":" : ",\"taskId\":") + quote(x);
     }
   }
   {
     const x = m.role;
     if (x !== 0) {
       if (typeof x !== "number") bail();
-      s += ",\"role\":" + writeRole(x);
+      s += (s.length === 1 ? "\"role\":" : ",\"role\":") + writeRole(x);
     }
   }
   {
@@ -513,13 +513,13 @@ function writeMessage(m: Message): string {
         if (x === undefined) bail();
         t += (i === 0 ? "" : ",") + writePart(x);
       }
-      s += ",\"parts\":" + "[" + t + "]";
+      s += (s.length === 1 ? "\"parts\":" : ",\"parts\":") + "[" + t + "]";
     }
   }
   {
     const x = m.metadata;
     if (x !== undefined && hasOwn(m, "metadata")) {
-      s += ",\"metadata\":" + writeStruct(x);
+      s += (s.length === 1 ? "\"metadata\":" : ",\"metadata\":") + writeStruct(x);
     }
   }
   {
@@ -531,7 +531,7 @@ function writeMessage(m: Message): string {
         if (typeof x !== "string") bail();
         t += (i === 0 ? "" : ",") + quote(x);
       }
-      s += ",\"extensions\":" + "[" + t + "]";
+      s += (s.length === 1 ? "\"extensions\":" : ",\"extensions\":") + "[" + t + "]";
     }
   }
   {
@@ -543,13 +543,13 @@ function writeMessage(m: Message): string {
         if (typeof x !== "string") bail();
         t += (i === 0 ? "" : ",") + quote(x);
       }
-      s += ",\"referenceTaskIds\":" + "[" + t + "]";
+      s += (s.length === 1 ? "\"referenceTaskIds\":" : ",\"referenceTaskIds\":") + "[" + t + "]";
     }
   }
-  if (!(m.messageId !== "")) s += ",\"messageId\":\"\"";
-  if (!(m.role !== 0)) s += ",\"role\":\"ROLE_UNSPECIFIED\"";
-  if (m.parts.length == 0) s += ",\"parts\":[]";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (!(m.messageId !== "")) s += (s.length === 1 ? "\"messageId\":" : ",\"messageId\":") + "\"\"";
+  if (!(m.role !== 0)) s += (s.length === 1 ? "\"role\":" : ",\"role\":") + "\"ROLE_UNSPECIFIED\"";
+  if (m.parts.length == 0) s += (s.length === 1 ? "\"parts\":" : ",\"parts\":") + "[]";
+  return s + "}";
 }
 
 function readMessage(j: unknown, v: boolean, d: number): Message {
@@ -649,26 +649,26 @@ function completeMessage(m: Message): boolean {
 
 function writeArtifact(m: Artifact): string {
   if (m.$typeName !== "lf.a2a.v1.Artifact") bail();
-  let s = "";
+  let s = "{";
   {
     const x = m.artifactId;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"artifactId\":" + quote(x);
+      s += (s.length === 1 ? "\"artifactId\":" : ",\"artifactId\":") + quote(x);
     }
   }
   {
     const x = m.name;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"name\":" + quote(x);
+      s += (s.length === 1 ? "\"name\":" : ",\"name\":") + quote(x);
     }
   }
   {
     const x = m.description;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"description\":" + quote(x);
+      s += (s.length === 1 ? "\"description\":" : ",\"description\":") + quote(x);
     }
   }
   {
@@ -680,13 +680,13 @@ function writeArtifact(m: Artifact): string {
         if (x === undefined) bail();
         t += (i === 0 ? "" : ",") + writePart(x);
       }
-      s += ",\"parts\":" + "[" + t + "]";
+      s += (s.length === 1 ? "\"parts\":" : ",\"parts\":") + "[" + t + "]";
     }
   }
   {
     const x = m.metadata;
     if (x !== undefined && hasOwn(m, "metadata")) {
-      s += ",\"metadata\":" + writeStruct(x);
+      s += (s.length === 1 ? "\"metadata\":" : ",\"metadata\":") + writeStruct(x);
     }
   }
   {
@@ -698,12 +698,12 @@ function writeArtifact(m: Artifact): string {
         if (typeof x !== "string") bail();
         t += (i === 0 ? "" : ",") + quote(x);
       }
-      s += ",\"extensions\":" + "[" + t + "]";
+      s += (s.length === 1 ? "\"extensions\":" : ",\"extensions\":") + "[" + t + "]";
     }
   }
-  if (!(m.artifactId !== "")) s += ",\"artifactId\":\"\"";
-  if (m.parts.length == 0) s += ",\"parts\":[]";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (!(m.artifactId !== "")) s += (s.length === 1 ? "\"artifactId\":" : ",\"artifactId\":") + "\"\"";
+  if (m.parts.length == 0) s += (s.length === 1 ? "\"parts\":" : ",\"parts\":") + "[]";
+  return s + "}";
 }
 
 function readArtifact(j: unknown, v: boolean, d: number): Artifact {
@@ -783,36 +783,36 @@ function completeArtifact(m: Artifact): boolean {
 
 function writeTaskStatusUpdateEvent(m: TaskStatusUpdateEvent): string {
   if (m.$typeName !== "lf.a2a.v1.TaskStatusUpdateEvent") bail();
-  let s = "";
+  let s = "{";
   {
     const x = m.taskId;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"taskId\":" + quote(x);
+      s += (s.length === 1 ? "\"taskId\":" : ",\"taskId\":") + quote(x);
     }
   }
   {
     const x = m.contextId;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"contextId\":" + quote(x);
+      s += (s.length === 1 ? "\"contextId\":" : ",\"contextId\":") + quote(x);
     }
   }
   {
     const x = m.status;
     if (x !== undefined && hasOwn(m, "status")) {
-      s += ",\"status\":" + writeTaskStatus(x);
+      s += (s.length === 1 ? "\"status\":" : ",\"status\":") + writeTaskStatus(x);
     }
   }
   {
     const x = m.metadata;
     if (x !== undefined && hasOwn(m, "metadata")) {
-      s += ",\"metadata\":" + writeStruct(x);
+      s += (s.length === 1 ? "\"metadata\":" : ",\"metadata\":") + writeStruct(x);
     }
   }
-  if (!(m.taskId !== "")) s += ",\"taskId\":\"\"";
-  if (!(m.contextId !== "")) s += ",\"contextId\":\"\"";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (!(m.taskId !== "")) s += (s.length === 1 ? "\"taskId\":" : ",\"taskId\":") + "\"\"";
+  if (!(m.contextId !== "")) s += (s.length === 1 ? "\"contextId\":" : ",\"contextId\":") + "\"\"";
+  return s + "}";
 }
 
 function readTaskStatusUpdateEvent(j: unknown, v: boolean, d: number): TaskStatusUpdateEvent {
@@ -866,50 +866,50 @@ function completeTaskStatusUpdateEvent(m: TaskStatusUpdateEvent): boolean {
 
 function writeTaskArtifactUpdateEvent(m: TaskArtifactUpdateEvent): string {
   if (m.$typeName !== "lf.a2a.v1.TaskArtifactUpdateEvent") bail();
-  let s = "";
+  let s = "{";
   {
     const x = m.taskId;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"taskId\":" + quote(x);
+      s += (s.length === 1 ? "\"taskId\":" : ",\"taskId\":") + quote(x);
     }
   }
   {
     const x = m.contextId;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"contextId\":" + quote(x);
+      s += (s.length === 1 ? "\"contextId\":" : ",\"contextId\":") + quote(x);
     }
   }
   {
     const x = m.artifact;
     if (x !== undefined && hasOwn(m, "artifact")) {
-      s += ",\"artifact\":" + writeArtifact(x);
+      s += (s.length === 1 ? "\"artifact\":" : ",\"artifact\":") + writeArtifact(x);
     }
   }
   {
     const x = m.append;
     if (x !== false) {
       if (typeof x !== "boolean") bail();
-      s += ",\"append\":" + (x ? "true" : "false");
+      s += (s.length === 1 ? "\"append\":" : ",\"append\":") + (x ? "true" : "false");
     }
   }
   {
     const x = m.lastChunk;
     if (x !== false) {
       if (typeof x !== "boolean") bail();
-      s += ",\"lastChunk\":" + (x ? "true" : "false");
+      s += (s.length === 1 ? "\"lastChunk\":" : ",\"lastChunk\":") + (x ? "true" : "false");
     }
   }
   {
     const x = m.metadata;
     if (x !== undefined && hasOwn(m, "metadata")) {
-      s += ",\"metadata\":" + writeStruct(x);
+      s += (s.length === 1 ? "\"metadata\":" : ",\"metadata\":") + writeStruct(x);
     }
   }
-  if (!(m.taskId !== "")) s += ",\"taskId\":\"\"";
-  if (!(m.contextId !== "")) s += ",\"contextId\":\"\"";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (!(m.taskId !== "")) s += (s.length === 1 ? "\"taskId\":" : ",\"taskId\":") + "\"\"";
+  if (!(m.contextId !== "")) s += (s.length === 1 ? "\"contextId\":" : ",\"contextId\":") + "\"\"";
+  return s + "}";
 }
 
 function readTaskArtifactUpdateEvent(j: unknown, v: boolean, d: number): TaskArtifactUpdateEvent {
@@ -977,23 +977,23 @@ function completeTaskArtifactUpdateEvent(m: TaskArtifactUpdateEvent): boolean {
 
 function writeAuthenticationInfo(m: AuthenticationInfo): string {
   if (m.$typeName !== "lf.a2a.v1.AuthenticationInfo") bail();
-  let s = "";
+  let s = "{";
   {
     const x = m.scheme;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"scheme\":" + quote(x);
+      s += (s.length === 1 ? "\"scheme\":" : ",\"scheme\":") + quote(x);
     }
   }
   {
     const x = m.credentials;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"credentials\":" + quote(x);
+      s += (s.length === 1 ? "\"credentials\":" : ",\"credentials\":") + quote(x);
     }
   }
-  if (!(m.scheme !== "")) s += ",\"scheme\":\"\"";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (!(m.scheme !== "")) s += (s.length === 1 ? "\"scheme\":" : ",\"scheme\":") + "\"\"";
+  return s + "}";
 }
 
 function readAuthenticationInfo(j: unknown, v: boolean, d: number): AuthenticationInfo {
@@ -1032,39 +1032,39 @@ function completeAuthenticationInfo(m: AuthenticationInfo): boolean {
 
 function writeAgentInterface(m: AgentInterface): string {
   if (m.$typeName !== "lf.a2a.v1.AgentInterface") bail();
-  let s = "";
+  let s = "{";
   {
     const x = m.url;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"url\":" + quote(x);
+      s += (s.length === 1 ? "\"url\":" : ",\"url\":") + quote(x);
     }
   }
   {
     const x = m.protocolBinding;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"protocolBinding\":" + quote(x);
+      s += (s.length === 1 ? "\"protocolBinding\":" : ",\"protocolBinding\":") + quote(x);
     }
   }
   {
     const x = m.tenant;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"tenant\":" + quote(x);
+      s += (s.length === 1 ? "\"tenant\":" : ",\"tenant\":") + quote(x);
     }
   }
   {
     const x = m.protocolVersion;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"protocolVersion\":" + quote(x);
+      s += (s.length === 1 ? "\"protocolVersion\":" : ",\"protocolVersion\":") + quote(x);
     }
   }
-  if (!(m.url !== "")) s += ",\"url\":\"\"";
-  if (!(m.protocolBinding !== "")) s += ",\"protocolBinding\":\"\"";
-  if (!(m.protocolVersion !== "")) s += ",\"protocolVersion\":\"\"";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (!(m.url !== "")) s += (s.length === 1 ? "\"url\":" : ",\"url\":") + "\"\"";
+  if (!(m.protocolBinding !== "")) s += (s.length === 1 ? "\"protocolBinding\":" : ",\"protocolBinding\":") + "\"\"";
+  if (!(m.protocolVersion !== "")) s += (s.length === 1 ? "\"protocolVersion\":" : ",\"protocolVersion\":") + "\"\"";
+  return s + "}";
 }
 
 function readAgentInterface(j: unknown, v: boolean, d: number): AgentInterface {
@@ -1117,19 +1117,19 @@ function completeAgentInterface(m: AgentInterface): boolean {
 
 function writeAgentCard(m: AgentCard): string {
   if (m.$typeName !== "lf.a2a.v1.AgentCard") bail();
-  let s = "";
+  let s = "{";
   {
     const x = m.name;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"name\":" + quote(x);
+      s += (s.length === 1 ? "\"name\":" : ",\"name\":") + quote(x);
     }
   }
   {
     const x = m.description;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"description\":" + quote(x);
+      s += (s.length === 1 ? "\"description\":" : ",\"description\":") + quote(x);
     }
   }
   {
@@ -1141,33 +1141,33 @@ function writeAgentCard(m: AgentCard): string {
         if (x === undefined) bail();
         t += (i === 0 ? "" : ",") + writeAgentInterface(x);
       }
-      s += ",\"supportedInterfaces\":" + "[" + t + "]";
+      s += (s.length === 1 ? "\"supportedInterfaces\":" : ",\"supportedInterfaces\":") + "[" + t + "]";
     }
   }
   {
     const x = m.provider;
     if (x !== undefined && hasOwn(m, "provider")) {
-      s += ",\"provider\":" + writeAgentProvider(x);
+      s += (s.length === 1 ? "\"provider\":" : ",\"provider\":") + writeAgentProvider(x);
     }
   }
   {
     const x = m.version;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"version\":" + quote(x);
+      s += (s.length === 1 ? "\"version\":" : ",\"version\":") + quote(x);
     }
   }
   {
     const x = m.documentationUrl;
     if (x !== undefined && hasOwn(m, "documentationUrl")) {
       if (typeof x !== "string") bail();
-      s += ",\"documentationUrl\":" + quote(x);
+      s += (s.length === 1 ? "\"documentationUrl\":" : ",\"documentationUrl\":") + quote(x);
     }
   }
   {
     const x = m.capabilities;
     if (x !== undefined && hasOwn(m, "capabilities")) {
-      s += ",\"capabilities\":" + writeAgentCapabilities(x);
+      s += (s.length === 1 ? "\"capabilities\":" : ",\"capabilities\":") + writeAgentCapabilities(x);
     }
   }
   {
@@ -1181,7 +1181,7 @@ function writeAgentCard(m: AgentCard): string {
         if (x === undefined) bail();
         t += (i === 0 ? "" : ",") + quote(k) + ":" + writeSecurityScheme(x);
       }
-      s += ",\"securitySchemes\":" + "{" + t + "}";
+      s += (s.length === 1 ? "\"securitySchemes\":" : ",\"securitySchemes\":") + "{" + t + "}";
     }
   }
   {
@@ -1193,7 +1193,7 @@ function writeAgentCard(m: AgentCard): string {
         if (x === undefined) bail();
         t += (i === 0 ? "" : ",") + writeSecurityRequirement(x);
       }
-      s += ",\"securityRequirements\":" + "[" + t + "]";
+      s += (s.length === 1 ? "\"securityRequirements\":" : ",\"securityRequirements\":") + "[" + t + "]";
     }
   }
   {
@@ -1205,7 +1205,7 @@ function writeAgentCard(m: AgentCard): string {
         if (typeof x !== "string") bail();
         t += (i === 0 ? "" : ",") + quote(x);
       }
-      s += ",\"defaultInputModes\":" + "[" + t + "]";
+      s += (s.length === 1 ? "\"defaultInputModes\":" : ",\"defaultInputModes\":") + "[" + t + "]";
     }
   }
   {
@@ -1217,7 +1217,7 @@ function writeAgentCard(m: AgentCard): string {
         if (typeof x !== "string") bail();
         t += (i === 0 ? "" : ",") + quote(x);
       }
-      s += ",\"defaultOutputModes\":" + "[" + t + "]";
+      s += (s.length === 1 ? "\"defaultOutputModes\":" : ",\"defaultOutputModes\":") + "[" + t + "]";
     }
   }
   {
@@ -1229,7 +1229,7 @@ function writeAgentCard(m: AgentCard): string {
         if (x === undefined) bail();
         t += (i === 0 ? "" : ",") + writeAgentSkill(x);
       }
-      s += ",\"skills\":" + "[" + t + "]";
+      s += (s.length === 1 ? "\"skills\":" : ",\"skills\":") + "[" + t + "]";
     }
   }
   {
@@ -1241,24 +1241,24 @@ function writeAgentCard(m: AgentCard): string {
         if (x === undefined) bail();
         t += (i === 0 ? "" : ",") + writeAgentCardSignature(x);
       }
-      s += ",\"signatures\":" + "[" + t + "]";
+      s += (s.length === 1 ? "\"signatures\":" : ",\"signatures\":") + "[" + t + "]";
     }
   }
   {
     const x = m.iconUrl;
     if (x !== undefined && hasOwn(m, "iconUrl")) {
       if (typeof x !== "string") bail();
-      s += ",\"iconUrl\":" + quote(x);
+      s += (s.length === 1 ? "\"iconUrl\":" : ",\"iconUrl\":") + quote(x);
     }
   }
-  if (!(m.name !== "")) s += ",\"name\":\"\"";
-  if (!(m.description !== "")) s += ",\"description\":\"\"";
-  if (m.supportedInterfaces.length == 0) s += ",\"supportedInterfaces\":[]";
-  if (!(m.version !== "")) s += ",\"version\":\"\"";
-  if (m.defaultInputModes.length == 0) s += ",\"defaultInputModes\":[]";
-  if (m.defaultOutputModes.length == 0) s += ",\"defaultOutputModes\":[]";
-  if (m.skills.length == 0) s += ",\"skills\":[]";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (!(m.name !== "")) s += (s.length === 1 ? "\"name\":" : ",\"name\":") + "\"\"";
+  if (!(m.description !== "")) s += (s.length === 1 ? "\"description\":" : ",\"description\":") + "\"\"";
+  if (m.supportedInterfaces.length == 0) s += (s.length === 1 ? "\"supportedInterfaces\":" : ",\"supportedInterfaces\":") + "[]";
+  if (!(m.version !== "")) s += (s.length === 1 ? "\"version\":" : ",\"version\":") + "\"\"";
+  if (m.defaultInputModes.length == 0) s += (s.length === 1 ? "\"defaultInputModes\":" : ",\"defaultInputModes\":") + "[]";
+  if (m.defaultOutputModes.length == 0) s += (s.length === 1 ? "\"defaultOutputModes\":" : ",\"defaultOutputModes\":") + "[]";
+  if (m.skills.length == 0) s += (s.length === 1 ? "\"skills\":" : ",\"skills\":") + "[]";
+  return s + "}";
 }
 
 function readAgentCard(j: unknown, v: boolean, d: number): AgentCard {
@@ -1432,24 +1432,24 @@ function completeAgentCard(m: AgentCard): boolean {
 
 function writeAgentProvider(m: AgentProvider): string {
   if (m.$typeName !== "lf.a2a.v1.AgentProvider") bail();
-  let s = "";
+  let s = "{";
   {
     const x = m.url;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"url\":" + quote(x);
+      s += (s.length === 1 ? "\"url\":" : ",\"url\":") + quote(x);
     }
   }
   {
     const x = m.organization;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"organization\":" + quote(x);
+      s += (s.length === 1 ? "\"organization\":" : ",\"organization\":") + quote(x);
     }
   }
-  if (!(m.url !== "")) s += ",\"url\":\"\"";
-  if (!(m.organization !== "")) s += ",\"organization\":\"\"";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (!(m.url !== "")) s += (s.length === 1 ? "\"url\":" : ",\"url\":") + "\"\"";
+  if (!(m.organization !== "")) s += (s.length === 1 ? "\"organization\":" : ",\"organization\":") + "\"\"";
+  return s + "}";
 }
 
 function readAgentProvider(j: unknown, v: boolean, d: number): AgentProvider {
@@ -1488,19 +1488,19 @@ function completeAgentProvider(m: AgentProvider): boolean {
 
 function writeAgentCapabilities(m: AgentCapabilities): string {
   if (m.$typeName !== "lf.a2a.v1.AgentCapabilities") bail();
-  let s = "";
+  let s = "{";
   {
     const x = m.streaming;
     if (x !== undefined && hasOwn(m, "streaming")) {
       if (typeof x !== "boolean") bail();
-      s += ",\"streaming\":" + (x ? "true" : "false");
+      s += (s.length === 1 ? "\"streaming\":" : ",\"streaming\":") + (x ? "true" : "false");
     }
   }
   {
     const x = m.pushNotifications;
     if (x !== undefined && hasOwn(m, "pushNotifications")) {
       if (typeof x !== "boolean") bail();
-      s += ",\"pushNotifications\":" + (x ? "true" : "false");
+      s += (s.length === 1 ? "\"pushNotifications\":" : ",\"pushNotifications\":") + (x ? "true" : "false");
     }
   }
   {
@@ -1512,17 +1512,17 @@ function writeAgentCapabilities(m: AgentCapabilities): string {
         if (x === undefined) bail();
         t += (i === 0 ? "" : ",") + writeAgentExtension(x);
       }
-      s += ",\"extensions\":" + "[" + t + "]";
+      s += (s.length === 1 ? "\"extensions\":" : ",\"extensions\":") + "[" + t + "]";
     }
   }
   {
     const x = m.extendedAgentCard;
     if (x !== undefined && hasOwn(m, "extendedAgentCard")) {
       if (typeof x !== "boolean") bail();
-      s += ",\"extendedAgentCard\":" + (x ? "true" : "false");
+      s += (s.length === 1 ? "\"extendedAgentCard\":" : ",\"extendedAgentCard\":") + (x ? "true" : "false");
     }
   }
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  return s + "}";
 }
 
 function readAgentCapabilities(j: unknown, v: boolean, d: number): AgentCapabilities {
@@ -1580,35 +1580,35 @@ function completeAgentCapabilities(m: AgentCapabilities): boolean {
 
 function writeAgentExtension(m: AgentExtension): string {
   if (m.$typeName !== "lf.a2a.v1.AgentExtension") bail();
-  let s = "";
+  let s = "{";
   {
     const x = m.uri;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"uri\":" + quote(x);
+      s += (s.length === 1 ? "\"uri\":" : ",\"uri\":") + quote(x);
     }
   }
   {
     const x = m.description;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"description\":" + quote(x);
+      s += (s.length === 1 ? "\"description\":" : ",\"description\":") + quote(x);
     }
   }
   {
     const x = m.required;
     if (x !== false) {
       if (typeof x !== "boolean") bail();
-      s += ",\"required\":" + (x ? "true" : "false");
+      s += (s.length === 1 ? "\"required\":" : ",\"required\":") + (x ? "true" : "false");
     }
   }
   {
     const x = m.params;
     if (x !== undefined && hasOwn(m, "params")) {
-      s += ",\"params\":" + writeStruct(x);
+      s += (s.length === 1 ? "\"params\":" : ",\"params\":") + writeStruct(x);
     }
   }
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  return s + "}";
 }
 
 function readAgentExtension(j: unknown, v: boolean, d: number): AgentExtension {
@@ -1659,26 +1659,26 @@ function completeAgentExtension(m: AgentExtension): boolean {
 
 function writeAgentSkill(m: AgentSkill): string {
   if (m.$typeName !== "lf.a2a.v1.AgentSkill") bail();
-  let s = "";
+  let s = "{";
   {
     const x = m.id;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"id\":" + quote(x);
+      s += (s.length === 1 ? "\"id\":" : ",\"id\":") + quote(x);
     }
   }
   {
     const x = m.name;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"name\":" + quote(x);
+      s += (s.length === 1 ? "\"name\":" : ",\"name\":") + quote(x);
     }
   }
   {
     const x = m.description;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"description\":" + quote(x);
+      s += (s.length === 1 ? "\"description\":" : ",\"description\":") + quote(x);
     }
   }
   {
@@ -1690,7 +1690,7 @@ function writeAgentSkill(m: AgentSkill): string {
         if (typeof x !== "string") bail();
         t += (i === 0 ? "" : ",") + quote(x);
       }
-      s += ",\"tags\":" + "[" + t + "]";
+      s += (s.length === 1 ? "\"tags\":" : ",\"tags\":") + "[" + t + "]";
     }
   }
   {
@@ -1702,7 +1702,7 @@ function writeAgentSkill(m: AgentSkill): string {
         if (typeof x !== "string") bail();
         t += (i === 0 ? "" : ",") + quote(x);
       }
-      s += ",\"examples\":" + "[" + t + "]";
+      s += (s.length === 1 ? "\"examples\":" : ",\"examples\":") + "[" + t + "]";
     }
   }
   {
@@ -1714,7 +1714,7 @@ function writeAgentSkill(m: AgentSkill): string {
         if (typeof x !== "string") bail();
         t += (i === 0 ? "" : ",") + quote(x);
       }
-      s += ",\"inputModes\":" + "[" + t + "]";
+      s += (s.length === 1 ? "\"inputModes\":" : ",\"inputModes\":") + "[" + t + "]";
     }
   }
   {
@@ -1726,7 +1726,7 @@ function writeAgentSkill(m: AgentSkill): string {
         if (typeof x !== "string") bail();
         t += (i === 0 ? "" : ",") + quote(x);
       }
-      s += ",\"outputModes\":" + "[" + t + "]";
+      s += (s.length === 1 ? "\"outputModes\":" : ",\"outputModes\":") + "[" + t + "]";
     }
   }
   {
@@ -1738,14 +1738,14 @@ function writeAgentSkill(m: AgentSkill): string {
         if (x === undefined) bail();
         t += (i === 0 ? "" : ",") + writeSecurityRequirement(x);
       }
-      s += ",\"securityRequirements\":" + "[" + t + "]";
+      s += (s.length === 1 ? "\"securityRequirements\":" : ",\"securityRequirements\":") + "[" + t + "]";
     }
   }
-  if (!(m.id !== "")) s += ",\"id\":\"\"";
-  if (!(m.name !== "")) s += ",\"name\":\"\"";
-  if (!(m.description !== "")) s += ",\"description\":\"\"";
-  if (m.tags.length == 0) s += ",\"tags\":[]";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (!(m.id !== "")) s += (s.length === 1 ? "\"id\":" : ",\"id\":") + "\"\"";
+  if (!(m.name !== "")) s += (s.length === 1 ? "\"name\":" : ",\"name\":") + "\"\"";
+  if (!(m.description !== "")) s += (s.length === 1 ? "\"description\":" : ",\"description\":") + "\"\"";
+  if (m.tags.length == 0) s += (s.length === 1 ? "\"tags\":" : ",\"tags\":") + "[]";
+  return s + "}";
 }
 
 function readAgentSkill(j: unknown, v: boolean, d: number): AgentSkill {
@@ -1857,30 +1857,30 @@ function completeAgentSkill(m: AgentSkill): boolean {
 
 function writeAgentCardSignature(m: AgentCardSignature): string {
   if (m.$typeName !== "lf.a2a.v1.AgentCardSignature") bail();
-  let s = "";
+  let s = "{";
   {
     const x = m.protected;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"protected\":" + quote(x);
+      s += (s.length === 1 ? "\"protected\":" : ",\"protected\":") + quote(x);
     }
   }
   {
     const x = m.signature;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"signature\":" + quote(x);
+      s += (s.length === 1 ? "\"signature\":" : ",\"signature\":") + quote(x);
     }
   }
   {
     const x = m.header;
     if (x !== undefined && hasOwn(m, "header")) {
-      s += ",\"header\":" + writeStruct(x);
+      s += (s.length === 1 ? "\"header\":" : ",\"header\":") + writeStruct(x);
     }
   }
-  if (!(m.protected !== "")) s += ",\"protected\":\"\"";
-  if (!(m.signature !== "")) s += ",\"signature\":\"\"";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (!(m.protected !== "")) s += (s.length === 1 ? "\"protected\":" : ",\"protected\":") + "\"\"";
+  if (!(m.signature !== "")) s += (s.length === 1 ? "\"signature\":" : ",\"signature\":") + "\"\"";
+  return s + "}";
 }
 
 function readAgentCardSignature(j: unknown, v: boolean, d: number): AgentCardSignature {
@@ -1926,50 +1926,50 @@ function completeAgentCardSignature(m: AgentCardSignature): boolean {
 
 function writeTaskPushNotificationConfig(m: TaskPushNotificationConfig): string {
   if (m.$typeName !== "lf.a2a.v1.TaskPushNotificationConfig") bail();
-  let s = "";
+  let s = "{";
   {
     const x = m.tenant;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"tenant\":" + quote(x);
+      s += (s.length === 1 ? "\"tenant\":" : ",\"tenant\":") + quote(x);
     }
   }
   {
     const x = m.id;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"id\":" + quote(x);
+      s += (s.length === 1 ? "\"id\":" : ",\"id\":") + quote(x);
     }
   }
   {
     const x = m.taskId;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"taskId\":" + quote(x);
+      s += (s.length === 1 ? "\"taskId\":" : ",\"taskId\":") + quote(x);
     }
   }
   {
     const x = m.url;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"url\":" + quote(x);
+      s += (s.length === 1 ? "\"url\":" : ",\"url\":") + quote(x);
     }
   }
   {
     const x = m.token;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"token\":" + quote(x);
+      s += (s.length === 1 ? "\"token\":" : ",\"token\":") + quote(x);
     }
   }
   {
     const x = m.authentication;
     if (x !== undefined && hasOwn(m, "authentication")) {
-      s += ",\"authentication\":" + writeAuthenticationInfo(x);
+      s += (s.length === 1 ? "\"authentication\":" : ",\"authentication\":") + writeAuthenticationInfo(x);
     }
   }
-  if (!(m.url !== "")) s += ",\"url\":\"\"";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (!(m.url !== "")) s += (s.length === 1 ? "\"url\":" : ",\"url\":") + "\"\"";
+  return s + "}";
 }
 
 function readTaskPushNotificationConfig(j: unknown, v: boolean, d: number): TaskPushNotificationConfig {
@@ -2037,7 +2037,7 @@ function completeTaskPushNotificationConfig(m: TaskPushNotificationConfig): bool
 
 function writeStringList(m: StringList): string {
   if (m.$typeName !== "lf.a2a.v1.StringList") bail();
-  let s = "";
+  let s = "{";
   {
     const l = m.list;
     if (l.length != 0) {
@@ -2047,10 +2047,10 @@ function writeStringList(m: StringList): string {
         if (typeof x !== "string") bail();
         t += (i === 0 ? "" : ",") + quote(x);
       }
-      s += ",\"list\":" + "[" + t + "]";
+      s += (s.length === 1 ? "\"list\":" : ",\"list\":") + "[" + t + "]";
     }
   }
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  return s + "}";
 }
 
 function readStringList(j: unknown, v: boolean, d: number): StringList {
@@ -2086,7 +2086,7 @@ function completeStringList(m: StringList): boolean {
 
 function writeSecurityRequirement(m: SecurityRequirement): string {
   if (m.$typeName !== "lf.a2a.v1.SecurityRequirement") bail();
-  let s = "";
+  let s = "{";
   {
     const r = m.schemes as Record<string, unknown>;
     const ks = Object.keys(r);
@@ -2098,10 +2098,10 @@ function writeSecurityRequirement(m: SecurityRequirement): string {
         if (x === undefined) bail();
         t += (i === 0 ? "" : ",") + quote(k) + ":" + writeStringList(x);
       }
-      s += ",\"schemes\":" + "{" + t + "}";
+      s += (s.length === 1 ? "\"schemes\":" : ",\"schemes\":") + "{" + t + "}";
     }
   }
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  return s + "}";
 }
 
 function readSecurityRequirement(j: unknown, v: boolean, d: number): SecurityRequirement {
@@ -2140,33 +2140,33 @@ function completeSecurityRequirement(m: SecurityRequirement): boolean {
 
 function writeSecurityScheme(m: SecurityScheme): string {
   if (m.$typeName !== "lf.a2a.v1.SecurityScheme") bail();
-  let s = "";
+  let s = "{";
   if (m.scheme.case === "apiKeySecurityScheme") {
     const x = m.scheme.value;
     if (x === undefined) bail();
-    s += ",\"apiKeySecurityScheme\":" + writeAPIKeySecurityScheme(x);
+    s += (s.length === 1 ? "\"apiKeySecurityScheme\":" : ",\"apiKeySecurityScheme\":") + writeAPIKeySecurityScheme(x);
   }
   if (m.scheme.case === "httpAuthSecurityScheme") {
     const x = m.scheme.value;
     if (x === undefined) bail();
-    s += ",\"httpAuthSecurityScheme\":" + writeHTTPAuthSecurityScheme(x);
+    s += (s.length === 1 ? "\"httpAuthSecurityScheme\":" : ",\"httpAuthSecurityScheme\":") + writeHTTPAuthSecurityScheme(x);
   }
   if (m.scheme.case === "oauth2SecurityScheme") {
     const x = m.scheme.value;
     if (x === undefined) bail();
-    s += ",\"oauth2SecurityScheme\":" + writeOAuth2SecurityScheme(x);
+    s += (s.length === 1 ? "\"oauth2SecurityScheme\":" : ",\"oauth2SecurityScheme\":") + writeOAuth2SecurityScheme(x);
   }
   if (m.scheme.case === "openIdConnectSecurityScheme") {
     const x = m.scheme.value;
     if (x === undefined) bail();
-    s += ",\"openIdConnectSecurityScheme\":" + writeOpenIdConnectSecurityScheme(x);
+    s += (s.length === 1 ? "\"openIdConnectSecurityScheme\":" : ",\"openIdConnectSecurityScheme\":") + writeOpenIdConnectSecurityScheme(x);
   }
   if (m.scheme.case === "mtlsSecurityScheme") {
     const x = m.scheme.value;
     if (x === undefined) bail();
-    s += ",\"mtlsSecurityScheme\":" + writeMutualTlsSecurityScheme(x);
+    s += (s.length === 1 ? "\"mtlsSecurityScheme\":" : ",\"mtlsSecurityScheme\":") + writeMutualTlsSecurityScheme(x);
   }
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  return s + "}";
 }
 
 function readSecurityScheme(j: unknown, v: boolean, d: number): SecurityScheme {
@@ -2240,31 +2240,31 @@ function completeSecurityScheme(m: SecurityScheme): boolean {
 
 function writeAPIKeySecurityScheme(m: APIKeySecurityScheme): string {
   if (m.$typeName !== "lf.a2a.v1.APIKeySecurityScheme") bail();
-  let s = "";
+  let s = "{";
   {
     const x = m.description;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"description\":" + quote(x);
+      s += (s.length === 1 ? "\"description\":" : ",\"description\":") + quote(x);
     }
   }
   {
     const x = m.location;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"location\":" + quote(x);
+      s += (s.length === 1 ? "\"location\":" : ",\"location\":") + quote(x);
     }
   }
   {
     const x = m.name;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"name\":" + quote(x);
+      s += (s.length === 1 ? "\"name\":" : ",\"name\":") + quote(x);
     }
   }
-  if (!(m.location !== "")) s += ",\"location\":\"\"";
-  if (!(m.name !== "")) s += ",\"name\":\"\"";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (!(m.location !== "")) s += (s.length === 1 ? "\"location\":" : ",\"location\":") + "\"\"";
+  if (!(m.name !== "")) s += (s.length === 1 ? "\"name\":" : ",\"name\":") + "\"\"";
+  return s + "}";
 }
 
 function readAPIKeySecurityScheme(j: unknown, v: boolean, d: number): APIKeySecurityScheme {
@@ -2310,30 +2310,30 @@ function completeAPIKeySecurityScheme(m: APIKeySecurityScheme): boolean {
 
 function writeHTTPAuthSecurityScheme(m: HTTPAuthSecurityScheme): string {
   if (m.$typeName !== "lf.a2a.v1.HTTPAuthSecurityScheme") bail();
-  let s = "";
+  let s = "{";
   {
     const x = m.description;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"description\":" + quote(x);
+      s += (s.length === 1 ? "\"description\":" : ",\"description\":") + quote(x);
     }
   }
   {
     const x = m.scheme;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"scheme\":" + quote(x);
+      s += (s.length === 1 ? "\"scheme\":" : ",\"scheme\":") + quote(x);
     }
   }
   {
     const x = m.bearerFormat;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"bearerFormat\":" + quote(x);
+      s += (s.length === 1 ? "\"bearerFormat\":" : ",\"bearerFormat\":") + quote(x);
     }
   }
-  if (!(m.scheme !== "")) s += ",\"scheme\":\"\"";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (!(m.scheme !== "")) s += (s.length === 1 ? "\"scheme\":" : ",\"scheme\":") + "\"\"";
+  return s + "}";
 }
 
 function readHTTPAuthSecurityScheme(j: unknown, v: boolean, d: number): HTTPAuthSecurityScheme {
@@ -2379,28 +2379,28 @@ function completeHTTPAuthSecurityScheme(m: HTTPAuthSecurityScheme): boolean {
 
 function writeOAuth2SecurityScheme(m: OAuth2SecurityScheme): string {
   if (m.$typeName !== "lf.a2a.v1.OAuth2SecurityScheme") bail();
-  let s = "";
+  let s = "{";
   {
     const x = m.description;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"description\":" + quote(x);
+      s += (s.length === 1 ? "\"description\":" : ",\"description\":") + quote(x);
     }
   }
   {
     const x = m.flows;
     if (x !== undefined && hasOwn(m, "flows")) {
-      s += ",\"flows\":" + writeOAuthFlows(x);
+      s += (s.length === 1 ? "\"flows\":" : ",\"flows\":") + writeOAuthFlows(x);
     }
   }
   {
     const x = m.oauth2MetadataUrl;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"oauth2MetadataUrl\":" + quote(x);
+      s += (s.length === 1 ? "\"oauth2MetadataUrl\":" : ",\"oauth2MetadataUrl\":") + quote(x);
     }
   }
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  return s + "}";
 }
 
 function readOAuth2SecurityScheme(j: unknown, v: boolean, d: number): OAuth2SecurityScheme {
@@ -2447,23 +2447,23 @@ function completeOAuth2SecurityScheme(m: OAuth2SecurityScheme): boolean {
 
 function writeOpenIdConnectSecurityScheme(m: OpenIdConnectSecurityScheme): string {
   if (m.$typeName !== "lf.a2a.v1.OpenIdConnectSecurityScheme") bail();
-  let s = "";
+  let s = "{";
   {
     const x = m.description;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"description\":" + quote(x);
+      s += (s.length === 1 ? "\"description\":" : ",\"description\":") + quote(x);
     }
   }
   {
     const x = m.openIdConnectUrl;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"openIdConnectUrl\":" + quote(x);
+      s += (s.length === 1 ? "\"openIdConnectUrl\":" : ",\"openIdConnectUrl\":") + quote(x);
     }
   }
-  if (!(m.openIdConnectUrl !== "")) s += ",\"openIdConnectUrl\":\"\"";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (!(m.openIdConnectUrl !== "")) s += (s.length === 1 ? "\"openIdConnectUrl\":" : ",\"openIdConnectUrl\":") + "\"\"";
+  return s + "}";
 }
 
 function readOpenIdConnectSecurityScheme(j: unknown, v: boolean, d: number): OpenIdConnectSecurityScheme {
@@ -2502,15 +2502,15 @@ function completeOpenIdConnectSecurityScheme(m: OpenIdConnectSecurityScheme): bo
 
 function writeMutualTlsSecurityScheme(m: MutualTlsSecurityScheme): string {
   if (m.$typeName !== "lf.a2a.v1.MutualTlsSecurityScheme") bail();
-  let s = "";
+  let s = "{";
   {
     const x = m.description;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"description\":" + quote(x);
+      s += (s.length === 1 ? "\"description\":" : ",\"description\":") + quote(x);
     }
   }
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  return s + "}";
 }
 
 function readMutualTlsSecurityScheme(j: unknown, v: boolean, d: number): MutualTlsSecurityScheme {
@@ -2540,33 +2540,33 @@ function completeMutualTlsSecurityScheme(m: MutualTlsSecurityScheme): boolean {
 
 function writeOAuthFlows(m: OAuthFlows): string {
   if (m.$typeName !== "lf.a2a.v1.OAuthFlows") bail();
-  let s = "";
+  let s = "{";
   if (m.flow.case === "authorizationCode") {
     const x = m.flow.value;
     if (x === undefined) bail();
-    s += ",\"authorizationCode\":" + writeAuthorizationCodeOAuthFlow(x);
+    s += (s.length === 1 ? "\"authorizationCode\":" : ",\"authorizationCode\":") + writeAuthorizationCodeOAuthFlow(x);
   }
   if (m.flow.case === "clientCredentials") {
     const x = m.flow.value;
     if (x === undefined) bail();
-    s += ",\"clientCredentials\":" + writeClientCredentialsOAuthFlow(x);
+    s += (s.length === 1 ? "\"clientCredentials\":" : ",\"clientCredentials\":") + writeClientCredentialsOAuthFlow(x);
   }
   if (m.flow.case === "implicit") {
     const x = m.flow.value;
     if (x === undefined) bail();
-    s += ",\"implicit\":" + writeImplicitOAuthFlow(x);
+    s += (s.length === 1 ? "\"implicit\":" : ",\"implicit\":") + writeImplicitOAuthFlow(x);
   }
   if (m.flow.case === "password") {
     const x = m.flow.value;
     if (x === undefined) bail();
-    s += ",\"password\":" + writePasswordOAuthFlow(x);
+    s += (s.length === 1 ? "\"password\":" : ",\"password\":") + writePasswordOAuthFlow(x);
   }
   if (m.flow.case === "deviceCode") {
     const x = m.flow.value;
     if (x === undefined) bail();
-    s += ",\"deviceCode\":" + writeDeviceCodeOAuthFlow(x);
+    s += (s.length === 1 ? "\"deviceCode\":" : ",\"deviceCode\":") + writeDeviceCodeOAuthFlow(x);
   }
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  return s + "}";
 }
 
 function readOAuthFlows(j: unknown, v: boolean, d: number): OAuthFlows {
@@ -2640,26 +2640,26 @@ function completeOAuthFlows(m: OAuthFlows): boolean {
 
 function writeAuthorizationCodeOAuthFlow(m: AuthorizationCodeOAuthFlow): string {
   if (m.$typeName !== "lf.a2a.v1.AuthorizationCodeOAuthFlow") bail();
-  let s = "";
+  let s = "{";
   {
     const x = m.authorizationUrl;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"authorizationUrl\":" + quote(x);
+      s += (s.length === 1 ? "\"authorizationUrl\":" : ",\"authorizationUrl\":") + quote(x);
     }
   }
   {
     const x = m.tokenUrl;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"tokenUrl\":" + quote(x);
+      s += (s.length === 1 ? "\"tokenUrl\":" : ",\"tokenUrl\":") + quote(x);
     }
   }
   {
     const x = m.refreshUrl;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"refreshUrl\":" + quote(x);
+      s += (s.length === 1 ? "\"refreshUrl\":" : ",\"refreshUrl\":") + quote(x);
     }
   }
   {
@@ -2673,20 +2673,20 @@ function writeAuthorizationCodeOAuthFlow(m: AuthorizationCodeOAuthFlow): string 
         if (typeof x !== "string") bail();
         t += (i === 0 ? "" : ",") + quote(k) + ":" + quote(x);
       }
-      s += ",\"scopes\":" + "{" + t + "}";
+      s += (s.length === 1 ? "\"scopes\":" : ",\"scopes\":") + "{" + t + "}";
     }
   }
   {
     const x = m.pkceRequired;
     if (x !== false) {
       if (typeof x !== "boolean") bail();
-      s += ",\"pkceRequired\":" + (x ? "true" : "false");
+      s += (s.length === 1 ? "\"pkceRequired\":" : ",\"pkceRequired\":") + (x ? "true" : "false");
     }
   }
-  if (!(m.authorizationUrl !== "")) s += ",\"authorizationUrl\":\"\"";
-  if (!(m.tokenUrl !== "")) s += ",\"tokenUrl\":\"\"";
-  if (Object.keys(m.scopes).length == 0) s += ",\"scopes\":{}";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (!(m.authorizationUrl !== "")) s += (s.length === 1 ? "\"authorizationUrl\":" : ",\"authorizationUrl\":") + "\"\"";
+  if (!(m.tokenUrl !== "")) s += (s.length === 1 ? "\"tokenUrl\":" : ",\"tokenUrl\":") + "\"\"";
+  if (Object.keys(m.scopes).length == 0) s += (s.length === 1 ? "\"scopes\":" : ",\"scopes\":") + "{}";
+  return s + "}";
 }
 
 function readAuthorizationCodeOAuthFlow(j: unknown, v: boolean, d: number): AuthorizationCodeOAuthFlow {
@@ -2754,19 +2754,19 @@ function completeAuthorizationCodeOAuthFlow(m: AuthorizationCodeOAuthFlow): bool
 
 function writeClientCredentialsOAuthFlow(m: ClientCredentialsOAuthFlow): string {
   if (m.$typeName !== "lf.a2a.v1.ClientCredentialsOAuthFlow") bail();
-  let s = "";
+  let s = "{";
   {
     const x = m.tokenUrl;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"tokenUrl\":" + quote(x);
+      s += (s.length === 1 ? "\"tokenUrl\":" : ",\"tokenUrl\":") + quote(x);
     }
   }
   {
     const x = m.refreshUrl;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"refreshUrl\":" + quote(x);
+      s += (s.length === 1 ? "\"refreshUrl\":" : ",\"refreshUrl\":") + quote(x);
     }
   }
   {
@@ -2780,12 +2780,12 @@ function writeClientCredentialsOAuthFlow(m: ClientCredentialsOAuthFlow): string 
         if (typeof x !== "string") bail();
         t += (i === 0 ? "" : ",") + quote(k) + ":" + quote(x);
       }
-      s += ",\"scopes\":" + "{" + t + "}";
+      s += (s.length === 1 ? "\"scopes\":" : ",\"scopes\":") + "{" + t + "}";
     }
   }
-  if (!(m.tokenUrl !== "")) s += ",\"tokenUrl\":\"\"";
-  if (Object.keys(m.scopes).length == 0) s += ",\"scopes\":{}";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (!(m.tokenUrl !== "")) s += (s.length === 1 ? "\"tokenUrl\":" : ",\"tokenUrl\":") + "\"\"";
+  if (Object.keys(m.scopes).length == 0) s += (s.length === 1 ? "\"scopes\":" : ",\"scopes\":") + "{}";
+  return s + "}";
 }
 
 function readClientCredentialsOAuthFlow(j: unknown, v: boolean, d: number): ClientCredentialsOAuthFlow {
@@ -2839,19 +2839,19 @@ function completeClientCredentialsOAuthFlow(m: ClientCredentialsOAuthFlow): bool
 
 function writeImplicitOAuthFlow(m: ImplicitOAuthFlow): string {
   if (m.$typeName !== "lf.a2a.v1.ImplicitOAuthFlow") bail();
-  let s = "";
+  let s = "{";
   {
     const x = m.authorizationUrl;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"authorizationUrl\":" + quote(x);
+      s += (s.length === 1 ? "\"authorizationUrl\":" : ",\"authorizationUrl\":") + quote(x);
     }
   }
   {
     const x = m.refreshUrl;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"refreshUrl\":" + quote(x);
+      s += (s.length === 1 ? "\"refreshUrl\":" : ",\"refreshUrl\":") + quote(x);
     }
   }
   {
@@ -2865,10 +2865,10 @@ function writeImplicitOAuthFlow(m: ImplicitOAuthFlow): string {
         if (typeof x !== "string") bail();
         t += (i === 0 ? "" : ",") + quote(k) + ":" + quote(x);
       }
-      s += ",\"scopes\":" + "{" + t + "}";
+      s += (s.length === 1 ? "\"scopes\":" : ",\"scopes\":") + "{" + t + "}";
     }
   }
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  return s + "}";
 }
 
 function readImplicitOAuthFlow(j: unknown, v: boolean, d: number): ImplicitOAuthFlow {
@@ -2920,19 +2920,19 @@ function completeImplicitOAuthFlow(m: ImplicitOAuthFlow): boolean {
 
 function writePasswordOAuthFlow(m: PasswordOAuthFlow): string {
   if (m.$typeName !== "lf.a2a.v1.PasswordOAuthFlow") bail();
-  let s = "";
+  let s = "{";
   {
     const x = m.tokenUrl;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"tokenUrl\":" + quote(x);
+      s += (s.length === 1 ? "\"tokenUrl\":" : ",\"tokenUrl\":") + quote(x);
     }
   }
   {
     const x = m.refreshUrl;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"refreshUrl\":" + quote(x);
+      s += (s.length === 1 ? "\"refreshUrl\":" : ",\"refreshUrl\":") + quote(x);
     }
   }
   {
@@ -2946,10 +2946,10 @@ function writePasswordOAuthFlow(m: PasswordOAuthFlow): string {
         if (typeof x !== "string") bail();
         t += (i === 0 ? "" : ",") + quote(k) + ":" + quote(x);
       }
-      s += ",\"scopes\":" + "{" + t + "}";
+      s += (s.length === 1 ? "\"scopes\":" : ",\"scopes\":") + "{" + t + "}";
     }
   }
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  return s + "}";
 }
 
 function readPasswordOAuthFlow(j: unknown, v: boolean, d: number): PasswordOAuthFlow {
@@ -3001,26 +3001,26 @@ function completePasswordOAuthFlow(m: PasswordOAuthFlow): boolean {
 
 function writeDeviceCodeOAuthFlow(m: DeviceCodeOAuthFlow): string {
   if (m.$typeName !== "lf.a2a.v1.DeviceCodeOAuthFlow") bail();
-  let s = "";
+  let s = "{";
   {
     const x = m.deviceAuthorizationUrl;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"deviceAuthorizationUrl\":" + quote(x);
+      s += (s.length === 1 ? "\"deviceAuthorizationUrl\":" : ",\"deviceAuthorizationUrl\":") + quote(x);
     }
   }
   {
     const x = m.tokenUrl;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"tokenUrl\":" + quote(x);
+      s += (s.length === 1 ? "\"tokenUrl\":" : ",\"tokenUrl\":") + quote(x);
     }
   }
   {
     const x = m.refreshUrl;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"refreshUrl\":" + quote(x);
+      s += (s.length === 1 ? "\"refreshUrl\":" : ",\"refreshUrl\":") + quote(x);
     }
   }
   {
@@ -3034,13 +3034,13 @@ function writeDeviceCodeOAuthFlow(m: DeviceCodeOAuthFlow): string {
         if (typeof x !== "string") bail();
         t += (i === 0 ? "" : ",") + quote(k) + ":" + quote(x);
       }
-      s += ",\"scopes\":" + "{" + t + "}";
+      s += (s.length === 1 ? "\"scopes\":" : ",\"scopes\":") + "{" + t + "}";
     }
   }
-  if (!(m.deviceAuthorizationUrl !== "")) s += ",\"deviceAuthorizationUrl\":\"\"";
-  if (!(m.tokenUrl !== "")) s += ",\"tokenUrl\":\"\"";
-  if (Object.keys(m.scopes).length == 0) s += ",\"scopes\":{}";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (!(m.deviceAuthorizationUrl !== "")) s += (s.length === 1 ? "\"deviceAuthorizationUrl\":" : ",\"deviceAuthorizationUrl\":") + "\"\"";
+  if (!(m.tokenUrl !== "")) s += (s.length === 1 ? "\"tokenUrl\":" : ",\"tokenUrl\":") + "\"\"";
+  if (Object.keys(m.scopes).length == 0) s += (s.length === 1 ? "\"scopes\":" : ",\"scopes\":") + "{}";
+  return s + "}";
 }
 
 function readDeviceCodeOAuthFlow(j: unknown, v: boolean, d: number): DeviceCodeOAuthFlow {
@@ -3101,33 +3101,33 @@ function completeDeviceCodeOAuthFlow(m: DeviceCodeOAuthFlow): boolean {
 
 function writeSendMessageRequest(m: SendMessageRequest): string {
   if (m.$typeName !== "lf.a2a.v1.SendMessageRequest") bail();
-  let s = "";
+  let s = "{";
   {
     const x = m.tenant;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"tenant\":" + quote(x);
+      s += (s.length === 1 ? "\"tenant\":" : ",\"tenant\":") + quote(x);
     }
   }
   {
     const x = m.message;
     if (x !== undefined && hasOwn(m, "message")) {
-      s += ",\"message\":" + writeMessage(x);
+      s += (s.length === 1 ? "\"message\":" : ",\"message\":") + writeMessage(x);
     }
   }
   {
     const x = m.configuration;
     if (x !== undefined && hasOwn(m, "configuration")) {
-      s += ",\"configuration\":" + writeSendMessageConfiguration(x);
+      s += (s.length === 1 ? "\"configuration\":" : ",\"configuration\":") + writeSendMessageConfiguration(x);
     }
   }
   {
     const x = m.metadata;
     if (x !== undefined && hasOwn(m, "metadata")) {
-      s += ",\"metadata\":" + writeStruct(x);
+      s += (s.length === 1 ? "\"metadata\":" : ",\"metadata\":") + writeStruct(x);
     }
   }
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  return s + "}";
 }
 
 function readSendMessageRequest(j: unknown, v: boolean, d: number): SendMessageRequest {
@@ -3182,30 +3182,30 @@ function completeSendMessageRequest(m: SendMessageRequest): boolean {
 
 function writeGetTaskRequest(m: GetTaskRequest): string {
   if (m.$typeName !== "lf.a2a.v1.GetTaskRequest") bail();
-  let s = "";
+  let s = "{";
   {
     const x = m.tenant;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"tenant\":" + quote(x);
+      s += (s.length === 1 ? "\"tenant\":" : ",\"tenant\":") + quote(x);
     }
   }
   {
     const x = m.id;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"id\":" + quote(x);
+      s += (s.length === 1 ? "\"id\":" : ",\"id\":") + quote(x);
     }
   }
   {
     const x = m.historyLength;
     if (x !== undefined && hasOwn(m, "historyLength")) {
       if (typeof x !== "number") bail();
-      s += ",\"historyLength\":" + JSON.stringify(x);
+      s += (s.length === 1 ? "\"historyLength\":" : ",\"historyLength\":") + JSON.stringify(x);
     }
   }
-  if (!(m.id !== "")) s += ",\"id\":\"\"";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (!(m.id !== "")) s += (s.length === 1 ? "\"id\":" : ",\"id\":") + "\"\"";
+  return s + "}";
 }
 
 function readGetTaskRequest(j: unknown, v: boolean, d: number): GetTaskRequest {
@@ -3251,63 +3251,63 @@ function completeGetTaskRequest(m: GetTaskRequest): boolean {
 
 function writeListTasksRequest(m: ListTasksRequest): string {
   if (m.$typeName !== "lf.a2a.v1.ListTasksRequest") bail();
-  let s = "";
+  let s = "{";
   {
     const x = m.tenant;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"tenant\":" + quote(x);
+      s += (s.length === 1 ? "\"tenant\":" : ",\"tenant\":") + quote(x);
     }
   }
   {
     const x = m.contextId;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"contextId\":" + quote(x);
+      s += (s.length === 1 ? "\"contextId\":" : ",\"contextId\":") + quote(x);
     }
   }
   {
     const x = m.status;
     if (x !== 0) {
       if (typeof x !== "number") bail();
-      s += ",\"status\":" + writeTaskState(x);
+      s += (s.length === 1 ? "\"status\":" : ",\"status\":") + writeTaskState(x);
     }
   }
   {
     const x = m.pageSize;
     if (x !== undefined && hasOwn(m, "pageSize")) {
       if (typeof x !== "number") bail();
-      s += ",\"pageSize\":" + JSON.stringify(x);
+      s += (s.length === 1 ? "\"pageSize\":" : ",\"pageSize\":") + JSON.stringify(x);
     }
   }
   {
     const x = m.pageToken;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"pageToken\":" + quote(x);
+      s += (s.length === 1 ? "\"pageToken\":" : ",\"pageToken\":") + quote(x);
     }
   }
   {
     const x = m.historyLength;
     if (x !== undefined && hasOwn(m, "historyLength")) {
       if (typeof x !== "number") bail();
-      s += ",\"historyLength\":" + JSON.stringify(x);
+      s += (s.length === 1 ? "\"historyLength\":" : ",\"historyLength\":") + JSON.stringify(x);
     }
   }
   {
     const x = m.statusTimestampAfter;
     if (x !== undefined && hasOwn(m, "statusTimestampAfter")) {
-      s += ",\"statusTimestampAfter\":" + writeTimestamp(x);
+      s += (s.length === 1 ? "\"statusTimestampAfter\":" : ",\"statusTimestampAfter\":") + writeTimestamp(x);
     }
   }
   {
     const x = m.includeArtifacts;
     if (x !== undefined && hasOwn(m, "includeArtifacts")) {
       if (typeof x !== "boolean") bail();
-      s += ",\"includeArtifacts\":" + (x ? "true" : "false");
+      s += (s.length === 1 ? "\"includeArtifacts\":" : ",\"includeArtifacts\":") + (x ? "true" : "false");
     }
   }
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  return s + "}";
 }
 
 function readListTasksRequest(j: unknown, v: boolean, d: number): ListTasksRequest {
@@ -3386,7 +3386,7 @@ function completeListTasksRequest(m: ListTasksRequest): boolean {
 
 function writeListTasksResponse(m: ListTasksResponse): string {
   if (m.$typeName !== "lf.a2a.v1.ListTasksResponse") bail();
-  let s = "";
+  let s = "{";
   {
     const l = m.tasks;
     if (l.length != 0) {
@@ -3396,35 +3396,35 @@ function writeListTasksResponse(m: ListTasksResponse): string {
         if (x === undefined) bail();
         t += (i === 0 ? "" : ",") + writeTask(x);
       }
-      s += ",\"tasks\":" + "[" + t + "]";
+      s += (s.length === 1 ? "\"tasks\":" : ",\"tasks\":") + "[" + t + "]";
     }
   }
   {
     const x = m.nextPageToken;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"nextPageToken\":" + quote(x);
+      s += (s.length === 1 ? "\"nextPageToken\":" : ",\"nextPageToken\":") + quote(x);
     }
   }
   {
     const x = m.pageSize;
     if (x != 0) {
       if (typeof x !== "number") bail();
-      s += ",\"pageSize\":" + JSON.stringify(x);
+      s += (s.length === 1 ? "\"pageSize\":" : ",\"pageSize\":") + JSON.stringify(x);
     }
   }
   {
     const x = m.totalSize;
     if (x != 0) {
       if (typeof x !== "number") bail();
-      s += ",\"totalSize\":" + JSON.stringify(x);
+      s += (s.length === 1 ? "\"totalSize\":" : ",\"totalSize\":") + JSON.stringify(x);
     }
   }
-  if (m.tasks.length == 0) s += ",\"tasks\":[]";
-  if (!(m.nextPageToken !== "")) s += ",\"nextPageToken\":\"\"";
-  if (!(m.pageSize != 0)) s += ",\"pageSize\":0";
-  if (!(m.totalSize != 0)) s += ",\"totalSize\":0";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (m.tasks.length == 0) s += (s.length === 1 ? "\"tasks\":" : ",\"tasks\":") + "[]";
+  if (!(m.nextPageToken !== "")) s += (s.length === 1 ? "\"nextPageToken\":" : ",\"nextPageToken\":") + "\"\"";
+  if (!(m.pageSize != 0)) s += (s.length === 1 ? "\"pageSize\":" : ",\"pageSize\":") + "0";
+  if (!(m.totalSize != 0)) s += (s.length === 1 ? "\"totalSize\":" : ",\"totalSize\":") + "0";
+  return s + "}";
 }
 
 function readListTasksResponse(j: unknown, v: boolean, d: number): ListTasksResponse {
@@ -3484,29 +3484,29 @@ function completeListTasksResponse(m: ListTasksResponse): boolean {
 
 function writeCancelTaskRequest(m: CancelTaskRequest): string {
   if (m.$typeName !== "lf.a2a.v1.CancelTaskRequest") bail();
-  let s = "";
+  let s = "{";
   {
     const x = m.tenant;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"tenant\":" + quote(x);
+      s += (s.length === 1 ? "\"tenant\":" : ",\"tenant\":") + quote(x);
     }
   }
   {
     const x = m.id;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"id\":" + quote(x);
+      s += (s.length === 1 ? "\"id\":" : ",\"id\":") + quote(x);
     }
   }
   {
     const x = m.metadata;
     if (x !== undefined && hasOwn(m, "metadata")) {
-      s += ",\"metadata\":" + writeStruct(x);
+      s += (s.length === 1 ? "\"metadata\":" : ",\"metadata\":") + writeStruct(x);
     }
   }
-  if (!(m.id !== "")) s += ",\"id\":\"\"";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (!(m.id !== "")) s += (s.length === 1 ? "\"id\":" : ",\"id\":") + "\"\"";
+  return s + "}";
 }
 
 function readCancelTaskRequest(j: unknown, v: boolean, d: number): CancelTaskRequest {
@@ -3552,31 +3552,31 @@ function completeCancelTaskRequest(m: CancelTaskRequest): boolean {
 
 function writeGetTaskPushNotificationConfigRequest(m: GetTaskPushNotificationConfigRequest): string {
   if (m.$typeName !== "lf.a2a.v1.GetTaskPushNotificationConfigRequest") bail();
-  let s = "";
+  let s = "{";
   {
     const x = m.tenant;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"tenant\":" + quote(x);
+      s += (s.length === 1 ? "\"tenant\":" : ",\"tenant\":") + quote(x);
     }
   }
   {
     const x = m.taskId;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"taskId\":" + quote(x);
+      s += (s.length === 1 ? "\"taskId\":" : ",\"taskId\":") + quote(x);
     }
   }
   {
     const x = m.id;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"id\":" + quote(x);
+      s += (s.length === 1 ? "\"id\":" : ",\"id\":") + quote(x);
     }
   }
-  if (!(m.taskId !== "")) s += ",\"taskId\":\"\"";
-  if (!(m.id !== "")) s += ",\"id\":\"\"";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (!(m.taskId !== "")) s += (s.length === 1 ? "\"taskId\":" : ",\"taskId\":") + "\"\"";
+  if (!(m.id !== "")) s += (s.length === 1 ? "\"id\":" : ",\"id\":") + "\"\"";
+  return s + "}";
 }
 
 function readGetTaskPushNotificationConfigRequest(j: unknown, v: boolean, d: number): GetTaskPushNotificationConfigRequest {
@@ -3622,31 +3622,31 @@ function completeGetTaskPushNotificationConfigRequest(m: GetTaskPushNotification
 
 function writeDeleteTaskPushNotificationConfigRequest(m: DeleteTaskPushNotificationConfigRequest): string {
   if (m.$typeName !== "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest") bail();
-  let s = "";
+  let s = "{";
   {
     const x = m.tenant;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"tenant\":" + quote(x);
+      s += (s.length === 1 ? "\"tenant\":" : ",\"tenant\":") + quote(x);
     }
   }
   {
     const x = m.taskId;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"taskId\":" + quote(x);
+      s += (s.length === 1 ? "\"taskId\":" : ",\"taskId\":") + quote(x);
     }
   }
   {
     const x = m.id;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"id\":" + quote(x);
+      s += (s.length === 1 ? "\"id\":" : ",\"id\":") + quote(x);
     }
   }
-  if (!(m.taskId !== "")) s += ",\"taskId\":\"\"";
-  if (!(m.id !== "")) s += ",\"id\":\"\"";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (!(m.taskId !== "")) s += (s.length === 1 ? "\"taskId\":" : ",\"taskId\":") + "\"\"";
+  if (!(m.id !== "")) s += (s.length === 1 ? "\"id\":" : ",\"id\":") + "\"\"";
+  return s + "}";
 }
 
 function readDeleteTaskPushNotificationConfigRequest(j: unknown, v: boolean, d: number): DeleteTaskPushNotificationConfigRequest {
@@ -3692,23 +3692,23 @@ function completeDeleteTaskPushNotificationConfigRequest(m: DeleteTaskPushNotifi
 
 function writeSubscribeToTaskRequest(m: SubscribeToTaskRequest): string {
   if (m.$typeName !== "lf.a2a.v1.SubscribeToTaskRequest") bail();
-  let s = "";
+  let s = "{";
   {
     const x = m.tenant;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"tenant\":" + quote(x);
+      s += (s.length === 1 ? "\"tenant\":" : ",\"tenant\":") + quote(x);
     }
   }
   {
     const x = m.id;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"id\":" + quote(x);
+      s += (s.length === 1 ? "\"id\":" : ",\"id\":") + quote(x);
     }
   }
-  if (!(m.id !== "")) s += ",\"id\":\"\"";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (!(m.id !== "")) s += (s.length === 1 ? "\"id\":" : ",\"id\":") + "\"\"";
+  return s + "}";
 }
 
 function readSubscribeToTaskRequest(j: unknown, v: boolean, d: number): SubscribeToTaskRequest {
@@ -3747,37 +3747,37 @@ function completeSubscribeToTaskRequest(m: SubscribeToTaskRequest): boolean {
 
 function writeListTaskPushNotificationConfigsRequest(m: ListTaskPushNotificationConfigsRequest): string {
   if (m.$typeName !== "lf.a2a.v1.ListTaskPushNotificationConfigsRequest") bail();
-  let s = "";
+  let s = "{";
   {
     const x = m.taskId;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"taskId\":" + quote(x);
+      s += (s.length === 1 ? "\"taskId\":" : ",\"taskId\":") + quote(x);
     }
   }
   {
     const x = m.pageSize;
     if (x != 0) {
       if (typeof x !== "number") bail();
-      s += ",\"pageSize\":" + JSON.stringify(x);
+      s += (s.length === 1 ? "\"pageSize\":" : ",\"pageSize\":") + JSON.stringify(x);
     }
   }
   {
     const x = m.pageToken;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"pageToken\":" + quote(x);
+      s += (s.length === 1 ? "\"pageToken\":" : ",\"pageToken\":") + quote(x);
     }
   }
   {
     const x = m.tenant;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"tenant\":" + quote(x);
+      s += (s.length === 1 ? "\"tenant\":" : ",\"tenant\":") + quote(x);
     }
   }
-  if (!(m.taskId !== "")) s += ",\"taskId\":\"\"";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (!(m.taskId !== "")) s += (s.length === 1 ? "\"taskId\":" : ",\"taskId\":") + "\"\"";
+  return s + "}";
 }
 
 function readListTaskPushNotificationConfigsRequest(j: unknown, v: boolean, d: number): ListTaskPushNotificationConfigsRequest {
@@ -3830,15 +3830,15 @@ function completeListTaskPushNotificationConfigsRequest(m: ListTaskPushNotificat
 
 function writeGetExtendedAgentCardRequest(m: GetExtendedAgentCardRequest): string {
   if (m.$typeName !== "lf.a2a.v1.GetExtendedAgentCardRequest") bail();
-  let s = "";
+  let s = "{";
   {
     const x = m.tenant;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"tenant\":" + quote(x);
+      s += (s.length === 1 ? "\"tenant\":" : ",\"tenant\":") + quote(x);
     }
   }
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  return s + "}";
 }
 
 function readGetExtendedAgentCardRequest(j: unknown, v: boolean, d: number): GetExtendedAgentCardRequest {
@@ -3868,18 +3868,18 @@ function completeGetExtendedAgentCardRequest(m: GetExtendedAgentCardRequest): bo
 
 function writeSendMessageResponse(m: SendMessageResponse): string {
   if (m.$typeName !== "lf.a2a.v1.SendMessageResponse") bail();
-  let s = "";
+  let s = "{";
   if (m.payload.case === "task") {
     const x = m.payload.value;
     if (x === undefined) bail();
-    s += ",\"task\":" + writeTask(x);
+    s += (s.length === 1 ? "\"task\":" : ",\"task\":") + writeTask(x);
   }
   if (m.payload.case === "message") {
     const x = m.payload.value;
     if (x === undefined) bail();
-    s += ",\"message\":" + writeMessage(x);
+    s += (s.length === 1 ? "\"message\":" : ",\"message\":") + writeMessage(x);
   }
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  return s + "}";
 }
 
 function readSendMessageResponse(j: unknown, v: boolean, d: number): SendMessageResponse {
@@ -3923,28 +3923,28 @@ function completeSendMessageResponse(m: SendMessageResponse): boolean {
 
 function writeStreamResponse(m: StreamResponse): string {
   if (m.$typeName !== "lf.a2a.v1.StreamResponse") bail();
-  let s = "";
+  let s = "{";
   if (m.payload.case === "task") {
     const x = m.payload.value;
     if (x === undefined) bail();
-    s += ",\"task\":" + writeTask(x);
+    s += (s.length === 1 ? "\"task\":" : ",\"task\":") + writeTask(x);
   }
   if (m.payload.case === "message") {
     const x = m.payload.value;
     if (x === undefined) bail();
-    s += ",\"message\":" + writeMessage(x);
+    s += (s.length === 1 ? "\"message\":" : ",\"message\":") + writeMessage(x);
   }
   if (m.payload.case === "statusUpdate") {
     const x = m.payload.value;
     if (x === undefined) bail();
-    s += ",\"statusUpdate\":" + writeTaskStatusUpdateEvent(x);
+    s += (s.length === 1 ? "\"statusUpdate\":" : ",\"statusUpdate\":") + writeTaskStatusUpdateEvent(x);
   }
   if (m.payload.case === "artifactUpdate") {
     const x = m.payload.value;
     if (x === undefined) bail();
-    s += ",\"artifactUpdate\":" + writeTaskArtifactUpdateEvent(x);
+    s += (s.length === 1 ? "\"artifactUpdate\":" : ",\"artifactUpdate\":") + writeTaskArtifactUpdateEvent(x);
   }
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  return s + "}";
 }
 
 function readStreamResponse(j: unknown, v: boolean, d: number): StreamResponse {
@@ -4008,7 +4008,7 @@ function completeStreamResponse(m: StreamResponse): boolean {
 
 function writeListTaskPushNotificationConfigsResponse(m: ListTaskPushNotificationConfigsResponse): string {
   if (m.$typeName !== "lf.a2a.v1.ListTaskPushNotificationConfigsResponse") bail();
-  let s = "";
+  let s = "{";
   {
     const l = m.configs;
     if (l.length != 0) {
@@ -4018,17 +4018,17 @@ function writeListTaskPushNotificationConfigsResponse(m: ListTaskPushNotificatio
         if (x === undefined) bail();
         t += (i === 0 ? "" : ",") + writeTaskPushNotificationConfig(x);
       }
-      s += ",\"configs\":" + "[" + t + "]";
+      s += (s.length === 1 ? "\"configs\":" : ",\"configs\":") + "[" + t + "]";
     }
   }
   {
     const x = m.nextPageToken;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += ",\"nextPageToken\":" + quote(x);
+      s += (s.length === 1 ? "\"nextPageToken\":" : ",\"nextPageToken\":") + quote(x);
     }
   }
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  return s + "}";
 }
 
 function readListTaskPushNotificationConfigsResponse(j: unknown, v: boolean, d: number): ListTaskPushNotificationConfigsResponse {

@@ -163,8 +163,13 @@ function baseName(m: DescMessage): string {
 
 const key = (field: DescField) => JSON.stringify(field.jsonName);
 
-/** `',"name":'` as a TypeScript string literal. */
-const prefix = (field: DescField) => JSON.stringify(`,${key(field)}:`);
+/**
+ * The key of a field as written after what `s` (the object so far, from its
+ * "{") holds: with a comma unless it is the first. (Not a substring of the
+ * finished text: that would flatten, and so copy, every nested object again.)
+ */
+const prefix = (field: DescField) =>
+  `(s.length === 1 ? ${JSON.stringify(`${key(field)}:`)} : ${JSON.stringify(`,${key(field)}:`)})`;
 
 function enumName(e: DescEnum): string {
   return e.typeName.slice(e.file.proto.package.length + 1).replace(/\./g, "_");
@@ -347,14 +352,14 @@ function printWriter(f: GeneratedFile, rt: Runtime, message: DescMessage): void 
   const shape = f.importShape(message);
   f.print(`function write${baseName(message)}(m: `, shape, "): string {");
   f.print(`  if (m.$typeName !== ${JSON.stringify(message.typeName)}) `, rt.bail, "();");
-  f.print(`  let s = "";`);
+  f.print(`  let s = "{";`);
   for (const field of [...message.fields].sort((a, b) => a.number - b.number)) printWriteField(f, rt, field);
   for (const field of message.fields) {
     const zero = zeroJson(field);
     if (!isRequired(field) || zero === undefined) continue;
-    f.print(`  if (${notWritten(field, `m.${field.localName}`)}) s += ${JSON.stringify(`,${key(field)}:${zero}`)};`);
+    f.print(`  if (${notWritten(field, `m.${field.localName}`)}) s += `, prefix(field), ` + ${JSON.stringify(zero)};`);
   }
-  f.print(`  return s === "" ? "{}" : "{" + s.substring(1) + "}";`);
+  f.print(`  return s + "}";`);
   f.print("}");
   f.print();
 }
