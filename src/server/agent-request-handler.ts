@@ -66,6 +66,7 @@ import { listTasksPage } from "./list-tasks.js";
 import { LiveTasks, snapshotTask } from "./live-task.js";
 import { anyMediaTypeMatches } from "./media-types.js";
 import type { PushNotificationConfigStore } from "./push-config-store.js";
+import { randomUuid } from "./random-uuid.js";
 import type { A2ARequestHandler } from "./request-handler.js";
 import type { SecretSource } from "./secret-source.js";
 import { type RegisteredSkill, routeSkill } from "./skills.js";
@@ -187,14 +188,14 @@ export class AgentRequestHandler implements A2ARequestHandler {
     const podRunId = headerValue(context.headers, NOVAOS_CONTEXT_HEADERS.runId)?.trim();
 
     const named = message.taskId || platform?.runId || podRunId;
-    const taskId = named || crypto.randomUUID();
+    const taskId = named || randomUuid();
     // A fresh id names no task: only a given or run-seeded id is looked up.
     const existing = named
       ? (this.liveTasks.get(taskId, scope)?.task ?? (await taskStore.get(taskId, scope)))
       : undefined;
     if (message.taskId && !existing) throw taskNotFound(taskId);
     if (existing) checkAcceptsMessages(existing, message);
-    const contextId = existing?.contextId || message.contextId || crypto.randomUUID();
+    const contextId = existing?.contextId || message.contextId || randomUuid();
 
     const pushConfig = request.configuration?.taskPushNotificationConfig;
     if (pushConfig && !pushNotificationStore) throw pushNotSupported();
@@ -210,7 +211,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
 
     if (pushConfig && pushNotificationStore) {
       await pushNotificationStore.save(
-        create(TaskPushNotificationConfigSchema, { ...pushConfig, taskId, id: pushConfig.id || crypto.randomUUID() }),
+        create(TaskPushNotificationConfigSchema, { ...pushConfig, taskId, id: pushConfig.id || randomUuid() }),
         scope,
       );
     }
@@ -225,7 +226,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
 
     if ("rejection" in route) {
       const reply = create(MessageSchema, {
-        messageId: crypto.randomUUID(),
+        messageId: randomUuid(),
         role: Role.AGENT,
         taskId,
         contextId,
@@ -352,7 +353,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
       });
     }
     const note = create(MessageSchema, {
-      messageId: crypto.randomUUID(),
+      messageId: randomUuid(),
       role: Role.AGENT,
       taskId: live.task.id,
       contextId: live.task.contextId,
@@ -414,7 +415,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
     checkWebhookUrl(request.url, "url");
     const scope = scopeOf(request.tenant, context);
     await this.#findTask(request.taskId, scope);
-    const config = create(TaskPushNotificationConfigSchema, { ...request, id: request.id || crypto.randomUUID() });
+    const config = create(TaskPushNotificationConfigSchema, { ...request, id: request.id || randomUuid() });
     await store.save(config, scope);
     return clone(TaskPushNotificationConfigSchema, config);
   }

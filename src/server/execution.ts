@@ -40,6 +40,7 @@ import type { AgentExecutionContext } from "./agent-execution-context.js";
 import { type CancellationReason, CancelledError, isCancellation } from "./cancellation.js";
 import type { Subscription } from "./event-queue.js";
 import type { LiveTask, LiveTasks } from "./live-task.js";
+import { randomUuid } from "./random-uuid.js";
 import { describeException, type SkillResult, taskStateForSkillStatus } from "./skill-result.js";
 import { TaskUpdater, textPart } from "./task-updater.js";
 
@@ -228,7 +229,7 @@ export class Execution {
     if (state === TaskState.COMPLETED && parts.length > 0) {
       await this.live.writeArtifact({
         artifact: create(ArtifactSchema, {
-          artifactId: crypto.randomUUID(),
+          artifactId: randomUuid(),
           name: "output",
           parts: [...parts, ...metadataParts],
         }),
@@ -261,7 +262,7 @@ export class Execution {
       parts.length === 0
         ? undefined
         : create(MessageSchema, {
-            messageId: crypto.randomUUID(),
+            messageId: randomUuid(),
             role: Role.AGENT,
             taskId: task.id,
             contextId: task.contextId,

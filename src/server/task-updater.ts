@@ -28,6 +28,7 @@ import {
 import { isTerminalState } from "../a2a/task-state.js";
 import { NovaOSError } from "../errors/novaos-errors.js";
 import type { LiveTask } from "./live-task.js";
+import { randomUuid } from "./random-uuid.js";
 
 /** A status message: an A2A `Message`, or plain text for a one-part agent message. */
 export type StatusMessage = Message | string;
@@ -141,7 +142,7 @@ export class TaskUpdater {
   async addArtifact(parts: Part[], options: AddArtifactOptions = {}): Promise<void> {
     if (!this.#writable()) return;
     const artifact: Artifact = create(ArtifactSchema, {
-      artifactId: options.artifactId ?? crypto.randomUUID(),
+      artifactId: options.artifactId ?? randomUuid(),
       parts,
       name: options.name ?? "",
       description: options.description ?? "",
@@ -154,7 +155,7 @@ export class TaskUpdater {
   /** An agent message on this task (not published): role AGENT, ids threaded, a fresh message id. */
   newAgentMessage(parts: Part[], metadata?: JsonObject): Message {
     return create(MessageSchema, {
-      messageId: crypto.randomUUID(),
+      messageId: randomUuid(),
       role: Role.AGENT,
       taskId: this.taskId,
       contextId: this.contextId,
@@ -178,7 +179,7 @@ export class TaskUpdater {
     if (message.taskId && message.contextId && message.messageId && message.role !== Role.UNSPECIFIED) return message;
     return {
       ...message,
-      messageId: message.messageId || crypto.randomUUID(),
+      messageId: message.messageId || randomUuid(),
       role: message.role === Role.UNSPECIFIED ? Role.AGENT : message.role,
       taskId: message.taskId || this.taskId,
       contextId: message.contextId || this.contextId,
