@@ -6,6 +6,7 @@
  * twenty string concatenations that V8 then has to flatten before hashing,
  * comparing or writing it (four UUIDs were ~4% of a SendMessage's work).
  */
+import { Buffer } from "node:buffer";
 import { randomFillSync } from "node:crypto";
 
 const BATCH = 128;
