@@ -87,8 +87,8 @@ export class Execution {
   #cancelled: CancelledError | undefined;
   #controller: AbortController | undefined;
   #resolveSettled!: () => void;
-  #resolvePreempted!: (outcome: Outcome) => void;
-  readonly #preempted: Promise<Outcome>;
+  /** Settles the run's outcome: with the skill's, or with "preempted" first. */
+  #settleOutcome: ((outcome: Outcome) => void) | undefined;
 
   /** Registers as the task's current execution; the caller must have preempted any earlier one. */
   constructor(options: ExecutionOptions) {
@@ -99,9 +99,6 @@ export class Execution {
     this.requestEvents = options.stream ? this.live.events.subscribe() : undefined;
     this.settled = new Promise((resolve) => {
       this.#resolveSettled = resolve;
-    });
-    this.#preempted = new Promise((resolve) => {
-      this.#resolvePreempted = resolve;
     });
   }
 
@@ -143,7 +140,7 @@ export class Execution {
     if (this.#over) return;
     this.#cancelled = new CancelledError(reason);
     this.#controller?.abort(this.#cancelled);
-    this.#resolvePreempted(PREEMPTED);
+    this.#settleOutcome?.(PREEMPTED);
     this.#end();
   }
 
@@ -173,11 +170,14 @@ export class Execution {
 
   /** The skill's outcome, or "preempted" as soon as the run is preempted. Never rejects. */
   #settle(call: () => SkillResult | Promise<SkillResult>): Promise<Outcome> {
-    const skill = runInCopiedScope(call).then(
-      (value): Outcome => ({ kind: "returned", value }),
-      (error: unknown): Outcome => ({ kind: "threw", error }),
-    );
-    return Promise.race([skill, this.#preempted]);
+    return new Promise((resolve) => {
+      this.#settleOutcome = resolve;
+      if (this.#cancelled) resolve(PREEMPTED);
+      runInCopiedScope(call).then(
+        (value) => resolve({ kind: "returned", value }),
+        (error: unknown) => resolve({ kind: "threw", error }),
+      );
+    });
   }
 
   async #finalize(outcome: Exclude<Outcome, { kind: "preempted" }>): Promise<void> {

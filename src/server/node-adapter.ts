@@ -72,34 +72,33 @@ async function serveNodeRequest(
 /**
  * Whether the client went away before the response was complete, as an
  * AbortSignal made only when someone asks for it: a unary call never does,
- * and a signal per request is a measurable cost on the hot path.
+ * and a signal (and a `close` listener) per request is a measurable cost on
+ * the hot path. Asked late, it reads the response's state instead.
  */
 class ClientGone {
   readonly #res: ServerResponse;
   #controller: AbortController | undefined;
-  #gone = false;
   readonly #onClose = () => {
     if (this.#res.writableFinished) return;
-    this.#gone = true;
     this.#controller?.abort(new Error("The client closed the connection"));
   };
 
   constructor(res: ServerResponse) {
     this.#res = res;
-    res.once("close", this.#onClose);
   }
 
   get signal(): AbortSignal {
     if (!this.#controller) {
       this.#controller = new AbortController();
-      if (this.#gone) this.#controller.abort(new Error("The client closed the connection"));
+      if (this.#res.destroyed) this.#onClose();
+      else this.#res.once("close", this.#onClose);
     }
     return this.#controller.signal;
   }
 
   /** Stops watching once the reply is written (a signal already handed out keeps its state). */
   dispose(): void {
-    this.#res.off("close", this.#onClose);
+    if (this.#controller) this.#res.off("close", this.#onClose);
   }
 }
 

@@ -1,0 +1,91 @@
+/**
+ * The node:http adapter's client-gone signal, made only when a binding reads
+ * it: it aborts when the client leaves before the reply is complete, whether
+ * read before or after that, never after a complete reply, and leaves no
+ * listener on the response.
+ */
+import { once } from "node:events";
+import http, { type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import type { HttpBinding, HttpRequestLike } from "../../src/server/http-exchange.js";
+import { createNodeListener } from "../../src/server/node-adapter.js";
+import { deferred } from "./support/agent-server.js";
+
+let server: http.Server | undefined;
+
+afterEach(async () => {
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+  server = undefined;
+});
+
+/** Serves `binding`, remembering each request's response. */
+async function serve(binding: HttpBinding): Promise<{ port: number; responses: ServerResponse[] }> {
+  const responses: ServerResponse[] = [];
+  const listener = createNodeListener(() => [binding]);
+  server = http.createServer((req, res) => {
+    responses.push(res);
+    void listener(req, res);
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  return { port: (server.address() as AddressInfo).port, responses };
+}
+
+/** Sends a request and hangs up once the server has it. */
+function hangUpAfter(port: number, received: Promise<unknown>): void {
+  const req = http.request({ port, host: "127.0.0.1", method: "POST", path: "/" });
+  req.on("error", () => undefined);
+  req.end("{}");
+  void received.then(() => req.destroy());
+}
+
+describe("node adapter: the client-gone signal", () => {
+  it("aborts a signal read before the client leaves", async () => {
+    const seen = deferred<AbortSignal>();
+    const { port } = await serve({
+      async handle(request: HttpRequestLike) {
+        const signal = request.signal;
+        seen.resolve(signal);
+        await once(signal, "abort");
+        return { kind: "body", status: 200, headers: {}, body: "late" };
+      },
+    });
+    hangUpAfter(port, seen.promise);
+    const signal = await seen.promise;
+    await once(signal, "abort");
+    expect(signal.aborted).toBe(true);
+  });
+
+  it("is already aborted when first read after the client left", async () => {
+    const received = deferred();
+    const checked = deferred<boolean>();
+    const { port, responses } = await serve({
+      async handle(request: HttpRequestLike) {
+        received.resolve();
+        await once(responses[0] as ServerResponse, "close");
+        checked.resolve(request.signal.aborted);
+        return { kind: "body", status: 200, headers: {}, body: "late" };
+      },
+    });
+    hangUpAfter(port, received.promise);
+    expect(await checked.promise).toBe(true);
+  });
+
+  it("never aborts for a complete reply, and leaves no listener on the response", async () => {
+    const signals: AbortSignal[] = [];
+    const { port, responses } = await serve({
+      async handle(request: HttpRequestLike) {
+        signals.push(request.signal);
+        return { kind: "body", status: 200, headers: {}, body: "ok" };
+      },
+    });
+    const reply = await fetch(`http://127.0.0.1:${port}/`, { method: "POST", body: "{}" });
+    expect(await reply.text()).toBe("ok");
+    const res = responses[0] as ServerResponse;
+    if (!res.destroyed) await once(res, "close");
+    expect(signals[0]?.aborted).toBe(false);
+    expect(res.listenerCount("close")).toBe(0);
+  });
+});
