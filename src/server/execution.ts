@@ -234,6 +234,8 @@ export class Execution {
           parts: [...parts, ...metadataParts],
         }),
         lastChunk: true,
+        // Made here and written once, just before the task closes: nothing appends to it.
+        owned: true,
       });
     }
     await this.#write(state, [...parts, ...metadataParts]);

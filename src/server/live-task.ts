@@ -36,7 +36,15 @@ export interface ArtifactWrite {
   append?: boolean;
   lastChunk?: boolean;
   metadata?: JsonObject | undefined;
+  /**
+   * The writer hands the artifact over and never touches it again (the
+   * harness's own final artifact): the task keeps it without a copy.
+   */
+  owned?: boolean;
 }
+
+/** Up to this many artifacts, an id is found by a scan; past it, through an index. */
+const SCANNED_ARTIFACTS = 8;
 
 export class LiveTask {
   readonly task: Task;
@@ -48,7 +56,8 @@ export class LiveTask {
   /** The execution allowed to write through a task updater, if any. */
   execution: Execution | undefined;
   readonly #store: TaskStore;
-  readonly #artifactIndex = new Map<string, number>();
+  /** Artifact positions by id, made once a task has more artifacts than a scan is worth. */
+  #artifactIndex: Map<string, number> | undefined;
   #saving: Promise<void> = Promise.resolve();
   #queuedSave: Promise<void> | undefined;
 
@@ -57,7 +66,6 @@ export class LiveTask {
     this.scope = scope;
     this.key = scopedKey(task.id, scope);
     this.#store = store;
-    for (const [i, a] of task.artifacts.entries()) this.#artifactIndex.set(a.artifactId, i);
   }
 
   /** The task's event fan-out, made when the first stream subscribes. */
@@ -116,7 +124,7 @@ export class LiveTask {
   writeArtifact(write: ArtifactWrite): Promise<void> | undefined {
     if (this.terminal) return undefined;
     const incoming = write.artifact;
-    const index = this.#artifactIndex.get(incoming.artifactId);
+    const index = this.#artifactPosition(incoming.artifactId);
     if (index !== undefined && write.append) {
       const current = this.task.artifacts[index] as Artifact;
       for (const part of incoming.parts) current.parts.push(part);
@@ -124,9 +132,15 @@ export class LiveTask {
       if (incoming.extensions.length > 0) current.extensions = [...incoming.extensions];
     } else {
       // The task keeps its own copy: the published event must not change when later chunks are appended.
-      const own: Artifact = { ...incoming, parts: [...incoming.parts], extensions: [...incoming.extensions] };
-      if (index === undefined) this.#artifactIndex.set(incoming.artifactId, this.task.artifacts.push(own) - 1);
-      else this.task.artifacts[index] = own;
+      const own: Artifact = write.owned
+        ? incoming
+        : { ...incoming, parts: [...incoming.parts], extensions: [...incoming.extensions] };
+      if (index === undefined) {
+        const position = this.task.artifacts.push(own) - 1;
+        this.#artifactIndex?.set(incoming.artifactId, position);
+      } else {
+        this.task.artifacts[index] = own;
+      }
     }
     if (this.watched) {
       this.#publish({
@@ -142,6 +156,20 @@ export class LiveTask {
       });
     }
     return this.persist();
+  }
+
+  /** Where the artifact with this id is (the last one, should ids repeat), if the task has it. */
+  #artifactPosition(artifactId: string): number | undefined {
+    const artifacts = this.task.artifacts;
+    if (!this.#artifactIndex) {
+      if (artifacts.length <= SCANNED_ARTIFACTS) {
+        for (let i = artifacts.length - 1; i >= 0; i--) if (artifacts[i]?.artifactId === artifactId) return i;
+        return undefined;
+      }
+      this.#artifactIndex = new Map();
+      for (const [i, a] of artifacts.entries()) this.#artifactIndex.set(a.artifactId, i);
+    }
+    return this.#artifactIndex.get(artifactId);
   }
 
   /**
