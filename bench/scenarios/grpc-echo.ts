@@ -1,8 +1,8 @@
 /**
  * SendMessage echo over gRPC, 32 calls in flight on one HTTP/2 connection
- * (one connect-node client for every server): ours (connect-node on
- * node:http2) vs @a2a-js/sdk's `grpcService` on @grpc/grpc-js, on the same
- * agent behaviour, vs connect-node answering with no A2A handler behind it.
+ * (the same raw node:http2 load for every server): ours (the AgentBuilder's
+ * gRPC binding) vs @a2a-js/sdk's `grpcService` on @grpc/grpc-js, on the same
+ * agent behaviour, vs node:http2 answering with no framework and no A2A handler.
  */
 import { create } from "@bufbuild/protobuf";
 import { SendMessageRequestSchema, type SendMessageResponse, TaskState } from "../../gen/a2a_pb.js";
@@ -49,7 +49,7 @@ export const grpcEcho: BenchScenario = {
         peer,
         ceiling,
         targets: { vsPeer: 1 },
-        note: "ceiling: connect-node, no A2A handler",
+        note: "ceiling: node:http2, no framework",
       },
     ];
   },

@@ -206,7 +206,11 @@ describe("gRPC binding: the shutdown signal", () => {
     const onWarning = (warning: Error) => warnings.push(warning);
     process.on("warning", onWarning);
     const gates: (() => void)[] = [];
-    double.on("GetTask", () => new Promise((resolve) => gates.push(() => resolve(create(TaskSchema, { id: "t" })))));
+    // Each call watches its signal (a unary call that never reads it attaches nothing).
+    double.on("GetTask", (_request, context) => {
+      void context.signal;
+      return new Promise((resolve) => gates.push(() => resolve(create(TaskSchema, { id: "t" }))));
+    });
     const h2 = http2.createServer(createGrpcNodeHandler(double.handler, { shutdownSignal: shutdown.signal }));
     h2.listen(0, "127.0.0.1");
     await once(h2, "listening");

@@ -1,7 +1,8 @@
 /**
  * Serving the gRPC binding from Node: connect-node's adapter on an HTTP/2
- * server. The same port also answers the Connect and gRPC-Web protocols
- * (connect-node serves all three from one router), unless turned off.
+ * server, with plain unary gRPC calls answered in front of it
+ * (unary-fast-path.ts). The same port also answers the Connect and gRPC-Web
+ * protocols (connect-node serves all three from one router), unless turned off.
  */
 import { setMaxListeners } from "node:events";
 import * as http2 from "node:http2";
@@ -9,9 +10,10 @@ import type { AddressInfo } from "node:net";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { DEFAULT_MAX_BODY_BYTES } from "../../a2a/jsonrpc.js";
 import type { A2ARequestHandler } from "../request-handler.js";
-import { type A2AServiceImplOptions, a2aGrpcRoutes } from "./grpc-service.js";
+import { type A2AServiceImplOptions, a2aGrpcRoutes, grpcUnaryMethods } from "./grpc-service.js";
+import { withUnaryFastPath } from "./unary-fast-path.js";
 
-/** A `(req, res)` handler for `node:http2` (connect-node's, whose type it does not export by name). */
+/** A `(req, res)` handler for `node:http2` (connect-node's shape, whose type it does not export by name). */
 export type GrpcNodeHandler = ReturnType<typeof connectNodeAdapter>;
 
 export interface GrpcHandlerOptions extends A2AServiceImplOptions {
@@ -30,13 +32,18 @@ export function createGrpcNodeHandler(handler: A2ARequestHandler, options: GrpcH
   const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_BODY_BYTES;
   // connect-es listens on it once per call in flight (and lets go when the call ends): not a leak at 11 calls.
   if (options.shutdownSignal) setMaxListeners(0, options.shutdownSignal);
-  return connectNodeAdapter({
-    routes: a2aGrpcRoutes(handler, options),
+  const unaryMethods = grpcUnaryMethods(handler, options);
+  const viaConnect = connectNodeAdapter({
+    routes: a2aGrpcRoutes(handler, options, unaryMethods),
     grpc: true,
     connect: options.connect ?? true,
     grpcWeb: options.grpcWeb ?? true,
     readMaxBytes: maxBytes,
     writeMaxBytes: maxBytes,
+    ...(options.shutdownSignal ? { shutdownSignal: options.shutdownSignal } : {}),
+  });
+  return withUnaryFastPath(unaryMethods, viaConnect, {
+    maxMessageBytes: maxBytes,
     ...(options.shutdownSignal ? { shutdownSignal: options.shutdownSignal } : {}),
   });
 }

@@ -82,14 +82,50 @@ function failure(error: unknown, logger: Logger | undefined): ConnectError {
   return toConnectError(error);
 }
 
-function unary(binding: A2ABinding, method: UnaryHandlerMethod, logger: Logger | undefined) {
+/**
+ * One unary RPC of the service: its binding-table entry and how it answers a
+ * decoded request within a call. Failures come out as the ConnectError to send.
+ */
+export interface GrpcUnaryMethod {
+  readonly binding: A2ABinding;
+  answer(request: Message, context: ServerCallContext): Promise<Message>;
+}
+
+function unaryMethod(binding: A2ABinding, method: UnaryHandlerMethod, logger: Logger | undefined): GrpcUnaryMethod {
+  return {
+    binding,
+    async answer(request, context) {
+      try {
+        checkRequiredFields(binding.input as DescMessage, request as never);
+        return await method(request, context);
+      } catch (error) {
+        throw failure(error, logger);
+      }
+    },
+  };
+}
+
+/** The unary RPCs of `A2AService` over `handler`, by gRPC path (`/lf.a2a.v1.A2AService/GetTask`). */
+export function grpcUnaryMethods(
+  handler: A2ARequestHandler,
+  options: A2AServiceImplOptions = {},
+): ReadonlyMap<string, GrpcUnaryMethod> {
+  const methods = new Map<string, GrpcUnaryMethod>();
+  for (const binding of a2aBindingList) {
+    if (binding.kind === "server_streaming") continue;
+    methods.set(
+      `/${A2AService.typeName}/${binding.name}`,
+      unaryMethod(binding, unaryMethodOf(handler, binding), options.logger),
+    );
+  }
+  return methods;
+}
+
+function unary(method: GrpcUnaryMethod) {
   return async (request: Message, handlerContext: HandlerContext): Promise<Message> => {
     const call = openCall(handlerContext);
     try {
-      checkRequiredFields(binding.input as DescMessage, request as never);
-      return await method(request, call.context);
-    } catch (error) {
-      throw failure(error, logger);
+      return await method.answer(request, call.context);
     } finally {
       call.close();
     }
@@ -114,13 +150,17 @@ function serverStreaming(binding: A2ABinding, method: StreamingHandlerMethod, lo
 export function createA2AServiceImpl(
   handler: A2ARequestHandler,
   options: A2AServiceImplOptions = {},
+  unaryMethods: ReadonlyMap<string, GrpcUnaryMethod> = grpcUnaryMethods(handler, options),
 ): ServiceImpl<typeof A2AService> {
   const impl: Record<string, unknown> = {};
+  for (const method of unaryMethods.values()) impl[handlerMethodName(method.binding.name)] = unary(method);
   for (const binding of a2aBindingList) {
-    impl[handlerMethodName(binding.name)] =
-      binding.kind === "server_streaming"
-        ? serverStreaming(binding, streamingMethodOf(handler, binding), options.logger)
-        : unary(binding, unaryMethodOf(handler, binding), options.logger);
+    if (binding.kind !== "server_streaming") continue;
+    impl[handlerMethodName(binding.name)] = serverStreaming(
+      binding,
+      streamingMethodOf(handler, binding),
+      options.logger,
+    );
   }
   return impl as ServiceImpl<typeof A2AService>;
 }
@@ -129,8 +169,9 @@ export function createA2AServiceImpl(
 export function a2aGrpcRoutes(
   handler: A2ARequestHandler,
   options: A2AServiceImplOptions = {},
+  unaryMethods?: ReadonlyMap<string, GrpcUnaryMethod>,
 ): (router: ConnectRouter) => void {
-  const impl = createA2AServiceImpl(handler, options);
+  const impl = createA2AServiceImpl(handler, options, unaryMethods);
   return (router) => {
     router.service(A2AService, impl);
   };
