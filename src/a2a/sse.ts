@@ -5,6 +5,7 @@
  * peer that never ends an event cannot exhaust memory.
  */
 import { createParser, type EventSourceMessage } from "eventsource-parser";
+import { bodyChunks } from "./body-chunks.js";
 
 /** One event larger than this is refused. See docs/decisions.md. */
 export const DEFAULT_MAX_SSE_EVENT_BYTES = 10 * 1024 * 1024;
@@ -77,19 +78,5 @@ export async function* readSseEvents(
   options: SseDecoderOptions = {},
 ): AsyncGenerator<SseEvent, void, undefined> {
   const decoder = createSseDecoder(options);
-  const reader = body.getReader();
-  let done = false;
-  try {
-    while (true) {
-      const next = await reader.read();
-      if (next.done) {
-        done = true;
-        return;
-      }
-      yield* decoder.feed(next.value);
-    }
-  } finally {
-    if (!done) await reader.cancel().catch(() => undefined);
-    reader.releaseLock();
-  }
+  for await (const chunk of bodyChunks(body)) yield* decoder.feed(chunk);
 }

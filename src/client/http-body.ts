@@ -3,6 +3,7 @@
  * make the client buffer without bound. The connection is released whatever
  * happens: read to the end, or cancelled at the cap.
  */
+import { bodyChunks } from "../a2a/body-chunks.js";
 import { InvalidAgentResponseError } from "../a2a/errors.js";
 
 export interface ReadBodyOptions {
@@ -17,32 +18,20 @@ export async function readBodyText(
 ): Promise<string> {
   const body = response.body;
   if (body === null) return "";
-  const reader = body.getReader();
   const decoder = new TextDecoder();
   let text = "";
   let bytes = 0;
-  let done = false;
-  try {
-    while (true) {
-      const next = await reader.read();
-      if (next.done) {
-        done = true;
-        return text + decoder.decode();
-      }
-      bytes += next.value.byteLength;
-      if (bytes > maxBytes) {
-        if (options.truncate)
-          return text + decoder.decode(next.value.subarray(0, next.value.byteLength - (bytes - maxBytes)));
-        throw new InvalidAgentResponseError(`Reply body exceeds ${maxBytes} bytes`, {
-          metadata: { maxBytes: String(maxBytes) },
-        });
-      }
-      text += decoder.decode(next.value, { stream: true });
+  for await (const chunk of bodyChunks(body)) {
+    bytes += chunk.byteLength;
+    if (bytes > maxBytes) {
+      if (options.truncate) return text + decoder.decode(chunk.subarray(0, chunk.byteLength - (bytes - maxBytes)));
+      throw new InvalidAgentResponseError(`Reply body exceeds ${maxBytes} bytes`, {
+        metadata: { maxBytes: String(maxBytes) },
+      });
     }
-  } finally {
-    if (!done) await reader.cancel().catch(() => undefined);
-    reader.releaseLock();
+    text += decoder.decode(chunk, { stream: true });
   }
+  return text + decoder.decode();
 }
 
 /** The body parsed as JSON; a body that is not JSON is the agent's fault (-32006). */

@@ -8,6 +8,7 @@
  * connection.
  */
 import type { StreamResponse } from "../../gen/a2a_pb.js";
+import { bodyChunks } from "../a2a/body-chunks.js";
 import { SSE_MEDIA_TYPE } from "../a2a/constants.js";
 import { InvalidAgentResponseError } from "../a2a/errors.js";
 import { createSseDecoder, type SseEvent, SseEventTooLargeError } from "../a2a/sse.js";
@@ -36,20 +37,13 @@ export async function* readFrames(
   const body = response.body;
   if (body === null) return;
   const decoder = createSseDecoder(maxEventBytes === undefined ? {} : { maxEventBytes });
-  const reader = body.getReader();
-  let done = false;
   try {
-    while (true) {
-      const next = await reader.read();
-      if (next.done) {
-        done = true;
-        return;
-      }
+    for await (const chunk of bodyChunks(body)) {
       // Frames that arrived before a bad one are still delivered, then its error is thrown.
       const frames: StreamResponse[] = [];
       let failed = false;
       let failure: unknown;
-      for (const event of decoder.feed(next.value)) {
+      for (const event of decoder.feed(chunk)) {
         if (event.data.trim() === "") continue;
         try {
           frames.push(readFrame(event));
@@ -65,8 +59,5 @@ export async function* readFrames(
   } catch (e) {
     if (e instanceof SseEventTooLargeError) throw new InvalidAgentResponseError(e.message, { cause: e });
     throw connectionError(e, response.url);
-  } finally {
-    if (!done) await reader.cancel().catch(() => undefined);
-    reader.releaseLock();
   }
 }

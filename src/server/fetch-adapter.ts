@@ -5,6 +5,7 @@
  * away the runtime cancels the body (or aborts `request.signal`), which
  * detaches the call and returns the chunk iterator.
  */
+import { bodyChunks } from "../a2a/body-chunks.js";
 import type { Logger } from "../runtime/logger.js";
 import { BodyTooLargeError, type HttpBinding, type HttpReply, type HttpRequestLike } from "./http-exchange.js";
 
@@ -64,22 +65,12 @@ async function readBody(request: Request, maxBytes: number): Promise<Uint8Array>
   const declared = Number(request.headers.get("content-length"));
   if (declared > maxBytes) throw new BodyTooLargeError(maxBytes);
   if (!request.body) return new Uint8Array();
-  const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxBytes) {
-        await reader.cancel().catch(() => undefined);
-        throw new BodyTooLargeError(maxBytes);
-      }
-      chunks.push(value);
-    }
-  } finally {
-    reader.releaseLock();
+  for await (const chunk of bodyChunks(request.body)) {
+    size += chunk.byteLength;
+    if (size > maxBytes) throw new BodyTooLargeError(maxBytes);
+    chunks.push(chunk);
   }
   if (chunks.length === 1) return chunks[0] as Uint8Array;
   const body = new Uint8Array(size);
