@@ -20,6 +20,7 @@ import type { Client } from "../client/client.js";
 import { resolveClientConfig } from "../client/client-config.js";
 import { selectInterface } from "../client/interface-selection.js";
 import { NovaOSAgentNotFoundError, NovaOSError, NovaOSValidationError } from "../errors/novaos-errors.js";
+import { raceSignal } from "../runtime/race-signal.js";
 import { type AgentCardVerifier, createAgentCardVerifier } from "../security/card-signing.js";
 import {
   type AgentCardRequestOptions,
@@ -234,7 +235,7 @@ export class AgentDiscoveryService implements AsyncDisposable {
     this.#inflight ??= this.#refresh(cached).finally(() => {
       this.#inflight = undefined;
     });
-    return abortable(this.#inflight, options.signal);
+    return raceSignal(this.#inflight, options.signal);
   }
 
   async #refresh(previous: CachedCard | undefined): Promise<CachedCard> {
@@ -265,15 +266,4 @@ export class AgentDiscoveryService implements AsyncDisposable {
     this.#cached = freshness.storable && this.#ttlMs > 0 ? entry : undefined;
     return entry;
   }
-}
-
-/** `promise`, or the signal's reason as soon as it aborts (the promise itself runs on). */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
 }

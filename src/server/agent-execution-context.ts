@@ -17,7 +17,7 @@ import { NovaOSError, SecretNotDeliveredError } from "../errors/novaos-errors.js
 import type { PlatformContext } from "../messages/platform-context.js";
 import { ExecutionContext } from "../runtime/execution-context.js";
 import { getAgentLogger, type Logger } from "../runtime/logger.js";
-import { raceSignal } from "./cancellation.js";
+import { raceSignal } from "../runtime/race-signal.js";
 import { customHeaders } from "./custom-headers.js";
 import type { SecretCallInfo, SecretSource } from "./secret-source.js";
 import type { TaskUpdater } from "./task-updater.js";

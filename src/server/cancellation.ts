@@ -36,22 +36,3 @@ export class CancelledError extends NovaOSError {
 export function isCancellation(error: unknown): boolean {
   return error instanceof CancelledError || (error instanceof Error && error.name === "AbortError");
 }
-
-/** Rejects with the signal's reason as soon as it aborts; settles like `promise` otherwise. */
-export function raceSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
-}
