@@ -15,6 +15,7 @@ import {
   JSONParseError,
   MethodNotFoundError,
 } from "./errors.js";
+import { isJsonObject } from "./json-object.js";
 
 export const JSONRPC_VERSION = "2.0";
 /** Bodies above this many bytes are refused (-32700) before any parsing. See docs/decisions.md. */
@@ -49,10 +50,6 @@ function byteLength(body: string | Uint8Array, cap: number): number {
 
 const fail = (id: JsonRpcId, error: A2AError): JsonRpcDecodeResult => ({ ok: false, id, error });
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** Decodes a raw request body: size cap, then JSON, then the envelope. */
 export function decodeJsonRpcRequest(
   body: string | Uint8Array,
@@ -79,7 +76,7 @@ export function parseJsonRpcRequest(value: unknown): JsonRpcDecodeResult {
   if (Array.isArray(value)) {
     return fail(null, new InvalidRequestError("Batch requests are not supported: A2A defines no batched operation"));
   }
-  if (!isObject(value)) return fail(null, new InvalidRequestError("Request must be a JSON object"));
+  if (!isJsonObject(value)) return fail(null, new InvalidRequestError("Request must be a JSON object"));
   const id = value.id;
   if (id === undefined || (id !== null && typeof id !== "string" && typeof id !== "number")) {
     return fail(null, new InvalidRequestError("Request id must be a string, a number or null"));
@@ -90,7 +87,7 @@ export function parseJsonRpcRequest(value: unknown): JsonRpcDecodeResult {
   const binding = bindingForJsonRpcMethod(method);
   if (!binding) return fail(id, new MethodNotFoundError(`Method not found: ${method}`, { metadata: { method } }));
   const params = value.params ?? {};
-  if (!isObject(params)) return fail(id, new InvalidParamsError("params must be an object"));
+  if (!isJsonObject(params)) return fail(id, new InvalidParamsError("params must be an object"));
   return { ok: true, request: { id, method, binding, params: params as JsonObject } };
 }
 
@@ -123,7 +120,7 @@ export type JsonRpcResponseResult =
  * hand-rolled peers. A non-object body is an InvalidAgentResponseError.
  */
 export function parseJsonRpcResponse(body: unknown): JsonRpcResponseResult {
-  if (!isObject(body)) throw new InvalidAgentResponseError("JSON-RPC response is not a JSON object");
+  if (!isJsonObject(body)) throw new InvalidAgentResponseError("JSON-RPC response is not a JSON object");
   const id = body.id as JsonRpcId | undefined;
   if (body.error !== undefined && body.error !== null)
     return { ok: false, id, error: fromJsonRpcErrorObject(body.error) };

@@ -9,34 +9,16 @@
 import { PROTOCOL_BINDING_JSONRPC, type ProtocolBinding } from "../a2a/constants.js";
 import { fromHttpError, fromJsonRpcErrorObject } from "../a2a/error-wire.js";
 import type { A2AError } from "../a2a/errors.js";
-import {
-  NovaOSAgentNotFoundError,
-  NovaOSAuthenticationError,
-  NovaOSRateLimitError,
-  NovaOSServerError,
-  NovaOSValidationError,
-} from "../errors/novaos-errors.js";
+import { isJsonObject } from "../a2a/json-object.js";
+import { errorForHttpStatus, isGatekeeperStatus, parseRetryAfter } from "../errors/http-status-errors.js";
 import { readBodyText } from "./http-body.js";
 
 /** Bytes of an error body read for diagnostics; the rest is discarded. */
 const ERROR_BODY_BYTES = 64 * 1024;
 
-/** `Retry-After` in seconds: delta-seconds or an HTTP date; undefined when absent or unreadable. */
-export function parseRetryAfter(value: string | null, now: number = Date.now()): number | undefined {
-  if (value === null) return undefined;
-  const text = value.trim();
-  if (/^\d+$/.test(text)) return Number(text);
-  const at = Date.parse(text);
-  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** The A2A error in an error body of `binding`'s shape, if the body is one. */
 function a2aErrorInBody(binding: ProtocolBinding, status: number, body: unknown): A2AError | undefined {
-  if (!isObject(body) || !isObject(body.error)) return undefined;
+  if (!isJsonObject(body) || !isJsonObject(body.error)) return undefined;
   if (binding === PROTOCOL_BINDING_JSONRPC) {
     return typeof body.error.code === "number" ? fromJsonRpcErrorObject(body.error) : undefined;
   }
@@ -61,15 +43,10 @@ export async function errorFromHttpResponse(response: Response, binding: Protoco
   const body = parseJson(text);
   const details = { status, body: body ?? text };
   const message = `${response.url || "agent"} answered HTTP ${status}${response.statusText ? ` ${response.statusText}` : ""}`;
-  if (status === 401 || status === 403) return new NovaOSAuthenticationError(message, { code: status, details });
-  const retryAfter = parseRetryAfter(response.headers.get("retry-after"));
-  if (status === 429) return new NovaOSRateLimitError(message, { code: status, retryAfter, details });
-  const a2a = a2aErrorInBody(binding, status, body);
-  if (a2a) return a2a;
-  if (status === 404) return new NovaOSAgentNotFoundError(message, { code: status, details });
-  if (status >= 500) return new NovaOSServerError(message, { code: status, statusCode: status, retryAfter, details });
-  return new NovaOSValidationError(message, { code: status, details });
+  // Authentication and rate limits come from whatever stands in front of the agent, whatever the body says.
+  const a2a = isGatekeeperStatus(status) ? undefined : a2aErrorInBody(binding, status, body);
+  return (
+    a2a ??
+    errorForHttpStatus(status, message, { details, retryAfter: parseRetryAfter(response.headers.get("retry-after")) })
+  );
 }
-
-/** Kept here too for the modules that import it from this file (discovery, platform). */
-export { connectionError } from "./transport-failure.js";

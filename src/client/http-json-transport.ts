@@ -10,6 +10,7 @@ import type { StreamResponse } from "../../gen/a2a_pb.js";
 import { type A2AHttpRoute, a2aServiceBindings, httpRoutesOf } from "../a2a/bindings.js";
 import { A2A_JSON_MEDIA_TYPE, JSON_MEDIA_TYPE, PROTOCOL_BINDING_HTTP_JSON, SSE_MEDIA_TYPE } from "../a2a/constants.js";
 import { fromHttpError } from "../a2a/error-wire.js";
+import { isJsonObject } from "../a2a/json-object.js";
 import { encodeMessage } from "../a2a/protojson.js";
 import type { SseEvent } from "../a2a/sse.js";
 import { readJsonBody } from "./http-body.js";
@@ -34,10 +35,6 @@ interface HttpRequestPlan {
   readonly method: string;
   readonly url: string;
   readonly body: string | undefined;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Query parameters per §11.5: camelCase names, repeated fields repeated, nested fields dotted. */
@@ -92,7 +89,7 @@ function planRequest(method: Method, request: unknown, baseUrl: string): HttpReq
 /** A frame, or the google.rpc.Status an agent sends as an `error` event mid-stream. */
 function readFrame(event: SseEvent): StreamResponse {
   const json = parseEventJson(event);
-  if (isObject(json) && isObject(json.error)) {
+  if (isJsonObject(json) && isJsonObject(json.error)) {
     const status = typeof json.error.code === "number" ? json.error.code : 500;
     throw fromHttpError(status, json);
   }

@@ -8,12 +8,9 @@
 import { type StreamResponse, StreamResponseSchema } from "../../gen/a2a_pb.js";
 import { type A2AMethodName, a2aServiceBindings } from "../a2a/bindings.js";
 import { InvalidAgentResponseError, InvalidParamsError } from "../a2a/errors.js";
+import { isJsonObject } from "../a2a/json-object.js";
 import { decodeMessage } from "../a2a/protojson.js";
 import type { MethodOutput } from "./transport.js";
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /**
  * A SendMessage result must be `{task}` or `{message}`. A bare Task (an
@@ -21,7 +18,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * is accepted as what it plainly is, for hand-rolled peers.
  */
 function normalizeSendMessageResult(json: unknown): unknown {
-  if (!isObject(json) || "task" in json || "message" in json) return json;
+  if (!isJsonObject(json) || "task" in json || "message" in json) return json;
   if (typeof json.id === "string" && "status" in json) return { task: json };
   if (typeof json.messageId === "string") return { message: json };
   return json;
@@ -42,7 +39,7 @@ function decodeOrInvalid<T>(decode: () => T, what: string): T {
 export function decodeReply<M extends A2AMethodName>(method: M, json: unknown): MethodOutput<M> {
   const binding = a2aServiceBindings[method];
   const value = method === "SendMessage" ? normalizeSendMessageResult(json) : json;
-  if (value !== undefined && value !== null && !isObject(value)) {
+  if (value !== undefined && value !== null && !isJsonObject(value)) {
     throw new InvalidAgentResponseError(`The agent's ${method} reply is not a JSON object`);
   }
   const reply = decodeOrInvalid(
@@ -74,7 +71,7 @@ export function checkFrame(frame: StreamResponse, raw?: unknown): StreamResponse
 
 /** One stream frame from its JSON. */
 export function decodeFrame(json: unknown): StreamResponse {
-  if (!isObject(json)) throw new InvalidAgentResponseError("A stream frame is not a JSON object");
+  if (!isJsonObject(json)) throw new InvalidAgentResponseError("A stream frame is not a JSON object");
   const frame = decodeOrInvalid(
     () => decodeMessage(StreamResponseSchema, json, { validateRequired: false }),
     "stream frame",

@@ -15,7 +15,7 @@ import type { paths } from "../../gen/openapi/agent-dns.js";
 import type { AuthProvider } from "../client/auth.js";
 import { CallScope } from "../client/call-options.js";
 import type { Client } from "../client/client.js";
-import { parseRetryAfter } from "../client/http-errors.js";
+import { parseRetryAfter } from "../errors/http-status-errors.js";
 import {
   NovaOSConnectionError,
   NovaOSDNSAgentNotFoundError,

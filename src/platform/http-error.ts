@@ -6,16 +6,8 @@
  * (the caller says which class fits what was not found), 5xx server error
  * (retryable for 502/503/504), any other 4xx validation.
  */
-import { parseRetryAfter } from "../client/http-errors.js";
-import {
-  NovaOSAgentNotFoundError,
-  NovaOSAuthenticationError,
-  type NovaOSError,
-  type NovaOSErrorOptions,
-  NovaOSRateLimitError,
-  NovaOSServerError,
-  NovaOSValidationError,
-} from "../errors/novaos-errors.js";
+import { errorForHttpStatus, parseRetryAfter } from "../errors/http-status-errors.js";
+import type { NovaOSError, NovaOSErrorOptions } from "../errors/novaos-errors.js";
 
 export interface PlatformErrorContext {
   /** What was called, for the message: `"Execution Gateway POST /api/v1/execute"`. */
@@ -46,22 +38,9 @@ export function platformHttpErrorMessage(operation: string, status: number, body
 /** The typed error for a platform response with status `response.status` and parsed error `body`. */
 export function platformHttpError(response: Response, body: unknown, context: PlatformErrorContext): NovaOSError {
   const status = response.status;
-  const message = platformHttpErrorMessage(context.operation, status, body);
-  const options: NovaOSErrorOptions = { code: status, details: { status, body } };
-  if (status === 401 || status === 403) return new NovaOSAuthenticationError(message, options);
-  if (status === 429) {
-    return new NovaOSRateLimitError(message, {
-      ...options,
-      retryAfter: parseRetryAfter(response.headers.get("retry-after")),
-    });
-  }
-  if (status === 404) return (context.notFound ?? ((m, o) => new NovaOSAgentNotFoundError(m, o)))(message, options);
-  if (status >= 500) {
-    return new NovaOSServerError(message, {
-      ...options,
-      statusCode: status,
-      retryAfter: parseRetryAfter(response.headers.get("retry-after")),
-    });
-  }
-  return new NovaOSValidationError(message, options);
+  return errorForHttpStatus(status, platformHttpErrorMessage(context.operation, status, body), {
+    details: { status, body },
+    retryAfter: parseRetryAfter(response.headers.get("retry-after")),
+    notFound: context.notFound,
+  });
 }

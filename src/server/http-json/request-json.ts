@@ -7,6 +7,7 @@
 import type { DescMessage, JsonObject, Message } from "@bufbuild/protobuf";
 import { InvalidParamsError, JSONParseError } from "../../a2a/errors.js";
 import { headerValue } from "../../a2a/headers.js";
+import { isJsonObject } from "../../a2a/json-object.js";
 import { decodeMessage, invalidParams } from "../../a2a/protojson.js";
 import type { HttpRequestLike } from "../http-exchange.js";
 import { checkRequestContentType } from "./content-type.js";
@@ -14,10 +15,6 @@ import { fieldNamed, queryToJson } from "./query-params.js";
 import type { RouteMatch } from "./route-table.js";
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /**
  * The JSON body. An empty body is `{}` whatever its Content-Type (a2a-js
@@ -37,7 +34,7 @@ async function bodyJson(request: HttpRequestLike, maxBodyBytes: number): Promise
   } catch {
     throw new JSONParseError();
   }
-  if (!isObject(value)) throw new InvalidParamsError("The request body must be a JSON object");
+  if (!isJsonObject(value)) throw new InvalidParamsError("The request body must be a JSON object");
   return value;
 }
 
