@@ -23,6 +23,7 @@ import {
 } from "../a2a/jsonrpc.js";
 import { decodeMessage, encodeMessageText } from "../a2a/protojson.js";
 import type { Logger } from "../runtime/logger.js";
+import { streamingMethodOf, unaryMethodOf } from "./handler-method.js";
 import {
   BodyTooLargeError,
   type HttpBinding,
@@ -30,7 +31,6 @@ import {
   type HttpReply,
   type HttpRequestLike,
 } from "./http-exchange.js";
-import { streamingMethodOf, unaryMethodOf } from "./http-json/handler-method.js";
 import type { A2ARequestHandler } from "./request-handler.js";
 import { openServerCall, type ServerCall } from "./server-call.js";
 import { sseReply } from "./sse-reply.js";

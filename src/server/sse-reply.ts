@@ -8,9 +8,9 @@
  */
 import { SSE_MEDIA_TYPE } from "../a2a/constants.js";
 import { encodeSseEvent } from "../a2a/sse.js";
+import { detachable } from "./detachable-stream.js";
 import { FRAME_BATCHES, hasFrameBatches } from "./frame-batches.js";
 import type { HttpStreamReply } from "./http-exchange.js";
-import { detachable } from "./http-json/detachable-stream.js";
 import type { ServerCall } from "./server-call.js";
 
 export const SSE_HEADERS: Readonly<Record<string, string>> = {

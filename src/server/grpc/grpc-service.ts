@@ -14,13 +14,13 @@ import { A2AError } from "../../a2a/errors.js";
 import { checkRequiredFields } from "../../a2a/protojson.js";
 import type { Logger } from "../../runtime/logger.js";
 import type { ServerCallContext } from "../call-context.js";
-import { detachable } from "../http-json/detachable-stream.js";
+import { detachable } from "../detachable-stream.js";
 import {
   type StreamingHandlerMethod,
   streamingMethodOf,
   type UnaryHandlerMethod,
   unaryMethodOf,
-} from "../http-json/handler-method.js";
+} from "../handler-method.js";
 import { type A2ARequestHandler, handlerMethodName } from "../request-handler.js";
 import { toConnectError } from "./grpc-error.js";
 

@@ -14,6 +14,7 @@ import { DEFAULT_MAX_BODY_BYTES } from "../../a2a/jsonrpc.js";
 import { encodeMessageText } from "../../a2a/protojson.js";
 import { A2A_VERSION_HEADER } from "../../a2a/version.js";
 import type { Logger } from "../../runtime/logger.js";
+import { streamingMethodOf, unaryMethodOf } from "../handler-method.js";
 import {
   BodyTooLargeError,
   type HttpBinding,
@@ -24,7 +25,6 @@ import {
 import type { A2ARequestHandler } from "../request-handler.js";
 import { openServerCall, replyHeaders } from "../server-call.js";
 import { sseReply } from "../sse-reply.js";
-import { streamingMethodOf, unaryMethodOf } from "./handler-method.js";
 import { decodeRouteRequest } from "./request-json.js";
 import { isMethodMismatch, matchRoute } from "./route-table.js";
 

@@ -5,9 +5,9 @@
  * them to one signature, checked once here instead of at every call site.
  */
 import type { Message } from "@bufbuild/protobuf";
-import type { A2ABinding } from "../../a2a/bindings.js";
-import type { ServerCallContext } from "../call-context.js";
-import { type A2ARequestHandler, handlerMethodName } from "../request-handler.js";
+import type { A2ABinding } from "../a2a/bindings.js";
+import type { ServerCallContext } from "./call-context.js";
+import { type A2ARequestHandler, handlerMethodName } from "./request-handler.js";
 
 export type UnaryHandlerMethod = (request: Message, context: ServerCallContext) => Promise<Message>;
 export type StreamingHandlerMethod = (request: Message, context: ServerCallContext) => AsyncIterable<Message>;

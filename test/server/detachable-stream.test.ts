@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { detachable } from "../../src/server/http-json/detachable-stream.js";
+import { detachable } from "../../src/server/detachable-stream.js";
 
 describe("detachable handler streams", () => {
   it("ends a pending next() as soon as the signal aborts, even while an async generator awaits", async () => {
