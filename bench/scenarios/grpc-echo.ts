@@ -6,8 +6,7 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { SendMessageRequestSchema, type SendMessageResponse, TaskState } from "../../gen/a2a_pb.js";
-import type { BenchScenario } from "../scenario.js";
-import { type EchoTarget, type EchoTargets, measureEcho } from "../support/echo-targets.js";
+import { type EchoTarget, type EchoTargets, echoScenario } from "../support/echo-targets.js";
 import { grpcCallsPerSecond } from "../support/grpc-load.js";
 
 const request = create(SendMessageRequestSchema, {
@@ -35,22 +34,9 @@ export const grpcEchoTargets: EchoTargets = {
   ceiling: target("raw-grpc", (answer) => answer.payload.case === "message"),
 };
 
-export const grpcEcho: BenchScenario = {
-  name: "gRPC SendMessage echo",
-  async run() {
-    const ours = await measureEcho(grpcEchoTargets.ours);
-    const peer = await measureEcho(grpcEchoTargets.peer);
-    const ceiling = await measureEcho(grpcEchoTargets.ceiling);
-    return [
-      {
-        name: "SendMessage echo (32 calls in flight)",
-        unit: "calls/s",
-        ours,
-        peer,
-        ceiling,
-        targets: { vsPeer: 1 },
-        note: "ceiling: node:http2, no framework",
-      },
-    ];
-  },
-};
+export const grpcEcho = echoScenario("gRPC SendMessage echo", grpcEchoTargets, {
+  name: "SendMessage echo (32 calls in flight)",
+  unit: "calls/s",
+  targets: { vsPeer: 1 },
+  note: "ceiling: node:http2, no framework",
+});

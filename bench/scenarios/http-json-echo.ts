@@ -3,8 +3,7 @@
  * ours (the AgentBuilder's node handler) vs @a2a-js/sdk's Express
  * `restHandler` on the same agent behaviour vs the raw node:http JSON echo.
  */
-import type { BenchScenario } from "../scenario.js";
-import { type EchoTarget, type EchoTargets, measureEcho } from "../support/echo-targets.js";
+import { type EchoTarget, type EchoTargets, echoScenario } from "../support/echo-targets.js";
 import { requestsPerSecond } from "../support/load.js";
 
 const body = JSON.stringify({
@@ -32,21 +31,8 @@ export const httpJsonEchoTargets: EchoTargets = {
   ceiling: target("raw", (answer: any) => answer?.result !== undefined),
 };
 
-export const httpJsonEcho: BenchScenario = {
-  name: "HTTP+JSON SendMessage echo",
-  async run() {
-    const ours = await measureEcho(httpJsonEchoTargets.ours);
-    const peer = await measureEcho(httpJsonEchoTargets.peer);
-    const ceiling = await measureEcho(httpJsonEchoTargets.ceiling);
-    return [
-      {
-        name: "SendMessage echo (32 connections)",
-        unit: "req/s",
-        ours,
-        peer,
-        ceiling,
-        targets: { vsPeer: 5, vsCeiling: 0.5 },
-      },
-    ];
-  },
-};
+export const httpJsonEcho = echoScenario("HTTP+JSON SendMessage echo", httpJsonEchoTargets, {
+  name: "SendMessage echo (32 connections)",
+  unit: "req/s",
+  targets: { vsPeer: 5, vsCeiling: 0.5 },
+});

@@ -3,8 +3,7 @@
  * input as its artifact and status message, ours vs @a2a-js/sdk (Express,
  * in-memory store) vs a raw node:http JSON echo.
  */
-import type { BenchScenario } from "../scenario.js";
-import { type EchoTarget, type EchoTargets, measureEcho } from "../support/echo-targets.js";
+import { type EchoTarget, type EchoTargets, echoScenario } from "../support/echo-targets.js";
 import { requestsPerSecond } from "../support/load.js";
 
 const body = JSON.stringify({
@@ -37,21 +36,8 @@ export const jsonRpcEchoTargets: EchoTargets = {
   ceiling: target("raw", (answer: any) => answer?.result?.echo !== undefined),
 };
 
-export const jsonRpcEcho: BenchScenario = {
-  name: "JSON-RPC SendMessage echo",
-  async run() {
-    const ours = await measureEcho(jsonRpcEchoTargets.ours);
-    const peer = await measureEcho(jsonRpcEchoTargets.peer);
-    const ceiling = await measureEcho(jsonRpcEchoTargets.ceiling);
-    return [
-      {
-        name: "SendMessage echo (32 connections)",
-        unit: "req/s",
-        ours,
-        peer,
-        ceiling,
-        targets: { vsPeer: 5, vsCeiling: 0.5 },
-      },
-    ];
-  },
-};
+export const jsonRpcEcho = echoScenario("JSON-RPC SendMessage echo", jsonRpcEchoTargets, {
+  name: "SendMessage echo (32 connections)",
+  unit: "req/s",
+  targets: { vsPeer: 5, vsCeiling: 0.5 },
+});

@@ -2,6 +2,8 @@
  * The three servers of an echo row (ours, the peer, the ceiling) and how to
  * load each one, so the scenario and `bench/profile.ts` measure the same thing.
  */
+
+import type { BenchRow, BenchScenario } from "../scenario.js";
 import { type ChildServer, type StartOptions, startServer } from "./child-server.js";
 import type { WindowHooks } from "./load.js";
 
@@ -30,4 +32,21 @@ export async function measureEcho(
   } finally {
     await running.stop();
   }
+}
+
+/** The scenario of one echo row: ours, the peer and the ceiling measured one after the other. */
+export function echoScenario(
+  name: string,
+  targets: EchoTargets,
+  row: Omit<BenchRow, "ours" | "peer" | "ceiling">,
+): BenchScenario {
+  return {
+    name,
+    async run() {
+      const ours = await measureEcho(targets.ours);
+      const peer = await measureEcho(targets.peer);
+      const ceiling = await measureEcho(targets.ceiling);
+      return [{ ...row, ours, peer, ceiling }];
+    },
+  };
 }
