@@ -53,8 +53,25 @@ export function headerValues(headers: HeadersLike | null | undefined, name: stri
   return out;
 }
 
-/** The header's value with repeated lines joined by ", " (RFC 9110 §5.3), or undefined when absent. */
+/**
+ * The header's value with repeated lines joined by ", " (RFC 9110 §5.3), or
+ * undefined when absent. A plain record (Node's headers) is scanned without
+ * building the list `headerValues` returns: most lookups find nothing.
+ */
 export function headerValue(headers: HeadersLike | null | undefined, name: string): string | undefined {
-  const values = headerValues(headers, name);
-  return values.length === 0 ? undefined : values.join(", ");
+  if (!headers || headers instanceof Headers || Symbol.iterator in headers) {
+    const values = headerValues(headers, name);
+    return values.length === 0 ? undefined : values.join(", ");
+  }
+  const wanted = name.toLowerCase();
+  const record = headers as Readonly<Record<string, string | readonly string[] | undefined>>;
+  let joined: string | undefined;
+  for (const key in record) {
+    if (key !== wanted && (key.length !== wanted.length || key.toLowerCase() !== wanted)) continue;
+    const value = record[key];
+    const line = typeof value === "string" ? value : Array.isArray(value) ? value.join(", ") : undefined;
+    if (line === undefined || (Array.isArray(value) && value.length === 0)) continue;
+    joined = joined === undefined ? line : `${joined}, ${line}`;
+  }
+  return joined;
 }

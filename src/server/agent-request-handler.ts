@@ -9,7 +9,7 @@
  * extensions the agent requires (-32008); then its own rules.
  */
 import { clone, create, type JsonObject } from "@bufbuild/protobuf";
-import { type Empty, EmptySchema, timestampNow } from "@bufbuild/protobuf/wkt";
+import { type Empty, EmptySchema } from "@bufbuild/protobuf/wkt";
 import {
   type AgentCard,
   type CancelTaskRequest,
@@ -27,16 +27,13 @@ import {
   Role,
   type SendMessageRequest,
   type SendMessageResponse,
-  SendMessageResponseSchema,
   type StreamResponse,
   StreamResponseSchema,
   type SubscribeToTaskRequest,
   type Task,
   type TaskPushNotificationConfig,
   TaskPushNotificationConfigSchema,
-  TaskSchema,
   TaskState,
-  TaskStatusSchema,
 } from "../../gen/a2a_pb.js";
 import {
   ContentTypeNotSupportedError,
@@ -65,6 +62,7 @@ import { type BatchedFrames, batchedFrames } from "./frame-batches.js";
 import { listTasksPage } from "./list-tasks.js";
 import { LiveTasks, snapshotTask } from "./live-task.js";
 import { anyMediaTypeMatches } from "./media-types.js";
+import { newTask } from "./message-literals.js";
 import type { PushNotificationConfigStore } from "./push-config-store.js";
 import { randomUuid } from "./random-uuid.js";
 import type { A2ARequestHandler } from "./request-handler.js";
@@ -153,7 +151,11 @@ export class AgentRequestHandler implements A2ARequestHandler {
       if (!request.configuration?.returnImmediately) await execution.settled;
     }
     const task = accepted.kind === "started" ? accepted.execution.live.snapshot() : accepted.task;
-    return create(SendMessageResponseSchema, { payload: { case: "task", value: taskView(task, { historyLength }) } });
+    const reply: SendMessageResponse = {
+      $typeName: "lf.a2a.v1.SendMessageResponse",
+      payload: { case: "task", value: taskView(task, { historyLength }) },
+    };
+    return reply;
   }
 
   sendStreamingMessage(request: SendMessageRequest, context: ServerCallContext): BatchedFrames<StreamResponse> {
@@ -509,15 +511,6 @@ export class AgentRequestHandler implements A2ARequestHandler {
     if (header !== undefined) context.responseHeaders.set(A2A_EXTENSIONS_HEADER, header);
     return activation;
   }
-}
-
-/** A new task: SUBMITTED, with the inbound message as the first history entry (appended by the caller). */
-function newTask(id: string, contextId: string): Task {
-  return create(TaskSchema, {
-    id,
-    contextId,
-    status: create(TaskStatusSchema, { state: TaskState.SUBMITTED, timestamp: timestampNow() }),
-  });
 }
 
 /** A terminal task takes no more messages (-32004); a message naming another context is refused (-32602). */

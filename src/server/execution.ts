@@ -21,16 +21,7 @@
 import { create, fromJson, type JsonValue } from "@bufbuild/protobuf";
 import { ValueSchema } from "@bufbuild/protobuf/wkt";
 import { context, SpanStatusCode, trace } from "@opentelemetry/api";
-import {
-  ArtifactSchema,
-  type Message,
-  MessageSchema,
-  type Part,
-  PartSchema,
-  Role,
-  type StreamResponse,
-  TaskState,
-} from "../../gen/a2a_pb.js";
+import { type Part, PartSchema, type StreamResponse, TaskState } from "../../gen/a2a_pb.js";
 import { isInterruptedState } from "../a2a/task-state.js";
 import { skillErrorPart } from "../messages/error-message.js";
 import { skillMetadataPart } from "../messages/metadata-part.js";
@@ -40,9 +31,10 @@ import type { AgentExecutionContext } from "./agent-execution-context.js";
 import { type CancellationReason, CancelledError, isCancellation } from "./cancellation.js";
 import type { Subscription } from "./event-queue.js";
 import type { LiveTask, LiveTasks } from "./live-task.js";
+import { agentMessage, artifact, textPart } from "./message-literals.js";
 import { randomUuid } from "./random-uuid.js";
 import { describeException, type SkillResult, taskStateForSkillStatus } from "./skill-result.js";
-import { TaskUpdater, textPart } from "./task-updater.js";
+import { TaskUpdater } from "./task-updater.js";
 
 /** A registered skill's code. */
 // biome-ignore lint/suspicious/noExplicitAny: `any` keeps handlers typed with any TTools assignable.
@@ -228,11 +220,7 @@ export class Execution {
     }
     if (state === TaskState.COMPLETED && parts.length > 0) {
       await this.live.writeArtifact({
-        artifact: create(ArtifactSchema, {
-          artifactId: randomUuid(),
-          name: "output",
-          parts: [...parts, ...metadataParts],
-        }),
+        artifact: artifact(randomUuid(), "output", [...parts, ...metadataParts]),
         lastChunk: true,
         // Made here and written once, just before the task closes: nothing appends to it.
         owned: true,
@@ -260,16 +248,7 @@ export class Execution {
   /** A status write with an agent message (none when there are no parts). */
   async #write(state: TaskState, parts: Part[]): Promise<void> {
     const task = this.live.task;
-    const message: Message | undefined =
-      parts.length === 0
-        ? undefined
-        : create(MessageSchema, {
-            messageId: randomUuid(),
-            role: Role.AGENT,
-            taskId: task.id,
-            contextId: task.contextId,
-            parts,
-          });
+    const message = parts.length === 0 ? undefined : agentMessage(randomUuid(), task.id, task.contextId, parts);
     await this.live.writeStatus(state, message);
   }
 

@@ -14,7 +14,6 @@
  * place), so a stream of N events costs O(N).
  */
 import { create, type JsonObject } from "@bufbuild/protobuf";
-import { timestampNow } from "@bufbuild/protobuf/wkt";
 import {
   type Artifact,
   type Message,
@@ -23,12 +22,12 @@ import {
   type Task,
   TaskArtifactUpdateEventSchema,
   type TaskState,
-  TaskStatusSchema,
   TaskStatusUpdateEventSchema,
 } from "../../gen/a2a_pb.js";
 import { isTerminal } from "../a2a/task-state.js";
 import { EventQueue } from "./event-queue.js";
 import type { Execution } from "./execution.js";
+import { taskStatus } from "./message-literals.js";
 import { scopedKey, type TaskStore } from "./task-store.js";
 
 export interface ArtifactWrite {
@@ -97,7 +96,7 @@ export class LiveTask {
    */
   writeStatus(state: TaskState, message?: Message, metadata?: JsonObject): Promise<void> | undefined {
     if (this.terminal) return undefined;
-    const status = create(TaskStatusSchema, { state, timestamp: timestampNow(), ...(message ? { message } : {}) });
+    const status = taskStatus(state, message);
     this.task.status = status;
     if (message) this.task.history.push(message);
     this.execution?.noteState(state);

@@ -1,8 +1,9 @@
 /**
  * Serving HTTP bindings on `node:http` (and anything built on it: Express,
  * Fastify's raw handler, Next.js API routes). The hot path: the request is
- * read straight off the socket with a byte cap, the reply written straight
- * back, with no Fetch `Request`/`Response` in between. Streams honour
+ * read straight off the socket with a byte cap, the reply written back with
+ * its length at the end of the event-loop turn, with the turn's other replies
+ * (turn-end-writes.ts), and no Fetch `Request`/`Response` in between. Streams honour
  * backpressure; a client that goes away aborts the call (the handler
  * detaches, the task goes on) and the chunk iterator is returned.
  *
@@ -11,7 +12,14 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "../runtime/logger.js";
-import { BodyTooLargeError, type HttpBinding, type HttpReply, type HttpRequestLike } from "./http-exchange.js";
+import {
+  BodyTooLargeError,
+  type HttpBinding,
+  type HttpBodyReply,
+  type HttpReply,
+  type HttpRequestLike,
+} from "./http-exchange.js";
+import { endAtTurnEnd } from "./turn-end-writes.js";
 
 /** A `node:http` request listener, usable as Express middleware. Resolves when the response is done. */
 export type NodeRequestListener = (
@@ -45,18 +53,17 @@ async function serveNodeRequest(
   next: ((error?: unknown) => void) | undefined,
   logger: Logger | undefined,
 ): Promise<void> {
-  const closed = new ClientGone(res);
+  const request = new NodeRequest(req, res);
   try {
-    const request = toHttpRequest(req, closed);
     for (const binding of bindings) {
       const reply = await binding.handle(request);
       if (reply) {
-        await writeReply(reply, res, closed);
+        await writeReply(reply, res, request);
         return;
       }
     }
     if (next) next();
-    else await writeReply(NOT_FOUND, res, closed);
+    else await writeReply(NOT_FOUND, res, request);
   } catch (error) {
     logger?.error({ err: error }, "HTTP request failed");
     if (!res.headersSent) {
@@ -65,76 +72,79 @@ async function serveNodeRequest(
       res.destroy();
     }
   } finally {
-    closed.dispose();
+    request.dispose();
   }
 }
 
 /**
- * Whether the client went away before the response was complete, as an
- * AbortSignal made only when someone asks for it: a unary call never does,
- * and a signal (and a `close` listener) per request is a measurable cost on
- * the hot path. Asked late, it reads the response's state instead.
+ * The exchange view of a node request, one object per request: query, base
+ * URL and the client-gone signal are made only when a binding asks (a unary
+ * call asks for none of them, and a signal plus a `close` listener per
+ * request is a measurable cost on the hot path). Express and friends leave
+ * the unmatched prefix in `originalUrl` and the rest in `url`.
  */
-class ClientGone {
+class NodeRequest implements HttpRequestLike {
+  readonly method: string;
+  readonly path: string;
+  readonly headers: IncomingMessage["headers"];
+  readonly #req: IncomingMessage;
   readonly #res: ServerResponse;
-  #controller: AbortController | undefined;
-  readonly #onClose = () => {
-    if (this.#res.writableFinished) return;
-    this.#controller?.abort(new Error("The client closed the connection"));
-  };
+  readonly #url: string;
+  readonly #queryAt: number;
+  #query: URLSearchParams | undefined;
+  #gone: AbortController | undefined;
+  #onClose: (() => void) | undefined;
 
-  constructor(res: ServerResponse) {
+  constructor(req: IncomingMessage, res: ServerResponse) {
+    this.#req = req;
     this.#res = res;
+    this.#url = req.url ?? "/";
+    this.#queryAt = this.#url.indexOf("?");
+    this.method = req.method ?? "GET";
+    this.path = (this.#queryAt < 0 ? this.#url : this.#url.slice(0, this.#queryAt)) || "/";
+    this.headers = req.headers;
   }
 
+  get query(): URLSearchParams {
+    this.#query ??= new URLSearchParams(this.#queryAt < 0 ? "" : this.#url.slice(this.#queryAt + 1));
+    return this.#query;
+  }
+
+  /** Aborts when the client goes away before the reply is complete; asked late, reads the response's state. */
   get signal(): AbortSignal {
-    if (!this.#controller) {
-      this.#controller = new AbortController();
-      if (this.#res.destroyed) this.#onClose();
-      else this.#res.once("close", this.#onClose);
+    if (!this.#gone) {
+      const gone = new AbortController();
+      const res = this.#res;
+      this.#gone = gone;
+      this.#onClose = () => {
+        if (!res.writableFinished) gone.abort(new Error("The client closed the connection"));
+      };
+      if (res.destroyed) this.#onClose();
+      else res.once("close", this.#onClose);
     }
-    return this.#controller.signal;
+    return this.#gone.signal;
+  }
+
+  get baseUrl(): string | undefined {
+    const req = this.#req;
+    const host = req.headers.host;
+    if (!host) return undefined;
+    const original = (req as { originalUrl?: string }).originalUrl ?? this.#url;
+    const mount = original.slice(0, original.length - this.#url.length);
+    const proto =
+      (req.headers["x-forwarded-proto"] as string | undefined)?.split(",")[0]?.trim() ||
+      ((req.socket as { encrypted?: boolean }).encrypted ? "https" : "http");
+    return `${proto}://${host}${mount.replace(/\/?$/, "/")}`;
+  }
+
+  body(maxBytes: number): Promise<Uint8Array> {
+    return readBody(this.#req, maxBytes);
   }
 
   /** Stops watching once the reply is written (a signal already handed out keeps its state). */
   dispose(): void {
-    if (this.#controller) this.#res.off("close", this.#onClose);
+    if (this.#onClose) this.#res.off("close", this.#onClose);
   }
-}
-
-/**
- * The exchange view of a node request. Query and base URL are computed only
- * when a binding asks (most requests need neither). Express and friends leave
- * the unmatched prefix in `originalUrl` and the rest in `url`.
- */
-function toHttpRequest(req: IncomingMessage, closed: ClientGone): HttpRequestLike {
-  const url = req.url ?? "/";
-  const queryAt = url.indexOf("?");
-  const path = queryAt < 0 ? url : url.slice(0, queryAt);
-  let query: URLSearchParams | undefined;
-  return {
-    method: req.method ?? "GET",
-    path: path || "/",
-    get query() {
-      query ??= new URLSearchParams(queryAt < 0 ? "" : url.slice(queryAt + 1));
-      return query;
-    },
-    headers: req.headers,
-    get signal() {
-      return closed.signal;
-    },
-    get baseUrl() {
-      const host = req.headers.host;
-      if (!host) return undefined;
-      const original = (req as { originalUrl?: string }).originalUrl ?? url;
-      const mount = original.slice(0, original.length - url.length);
-      const proto =
-        (req.headers["x-forwarded-proto"] as string | undefined)?.split(",")[0]?.trim() ||
-        ((req.socket as { encrypted?: boolean }).encrypted ? "https" : "http");
-      return `${proto}://${host}${mount.replace(/\/?$/, "/")}`;
-    },
-    body: (maxBytes) => readBody(req, maxBytes),
-  };
 }
 
 /**
@@ -189,12 +199,9 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<Uint8Array> {
   });
 }
 
-async function writeReply(reply: HttpReply, res: ServerResponse, closed: ClientGone): Promise<void> {
-  if (reply.kind === "body") {
-    res.writeHead(reply.status, reply.headers).end(reply.body);
-    return;
-  }
-  const signal = closed.signal;
+async function writeReply(reply: HttpReply, res: ServerResponse, request: NodeRequest): Promise<void> {
+  if (reply.kind === "body") return writeBodyReply(reply, res);
+  const signal = request.signal;
   res.writeHead(reply.status, reply.headers);
   res.flushHeaders();
   const chunks = reply.chunks[Symbol.asyncIterator]();
@@ -228,6 +235,24 @@ async function writeReply(reply: HttpReply, res: ServerResponse, closed: ClientG
     if (!completed) await chunks.return?.();
     if (!res.writableEnded) res.end();
   }
+}
+
+/**
+ * A complete reply with its `Content-Length`: node then sends head and body
+ * in one write, where a head sent on its own makes the body chunked (four
+ * buffers and the chunk framing the client must undo). 304 has no body and
+ * must not claim one. The write itself waits for the end of the turn (see
+ * turn-end-writes.ts).
+ */
+function writeBodyReply(reply: HttpBodyReply, res: ServerResponse): Promise<void> {
+  const { body } = reply;
+  if (reply.status === 304) {
+    res.writeHead(reply.status, reply.headers);
+    return endAtTurnEnd(res);
+  }
+  const length = typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
+  res.writeHead(reply.status, { ...reply.headers, "content-length": length });
+  return endAtTurnEnd(res, body);
 }
 
 /** Resolves on `drain`, or when the client goes away. */

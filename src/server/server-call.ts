@@ -19,8 +19,6 @@ export interface ServerCall {
   replyHeaders(base: Readonly<Record<string, string>>): Readonly<Record<string, string>>;
 }
 
-const NOTHING = () => undefined;
-
 /**
  * The context of one call. Its `responseHeaders` are made when the handler
  * first touches them (most calls set none, and a `Headers` per request is a
@@ -30,17 +28,18 @@ const NOTHING = () => undefined;
 class CallContext implements ServerCallContext {
   readonly binding: ProtocolBinding;
   readonly headers: HeadersLike;
-  readonly #signal: () => AbortSignal;
+  /** Read through, so an adapter that makes its signal on demand makes none for a call that never looks. */
+  readonly #signalSource: { readonly signal: AbortSignal };
   #responseHeaders: Headers | undefined;
 
-  constructor(binding: ProtocolBinding, headers: HeadersLike, signal: () => AbortSignal) {
+  constructor(binding: ProtocolBinding, headers: HeadersLike, signalSource: { readonly signal: AbortSignal }) {
     this.binding = binding;
     this.headers = headers;
-    this.#signal = signal;
+    this.#signalSource = signalSource;
   }
 
   get signal(): AbortSignal {
-    return this.#signal();
+    return this.#signalSource.signal;
   }
 
   get responseHeaders(): Headers {
@@ -50,6 +49,23 @@ class CallContext implements ServerCallContext {
 
   replyHeaders(base: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
     return this.#responseHeaders ? replyHeaders(base, this.#responseHeaders) : base;
+  }
+}
+
+/** A unary call: nothing to detach or close, the request's own signal. */
+class UnaryCall implements ServerCall {
+  readonly context: CallContext;
+
+  constructor(context: CallContext) {
+    this.context = context;
+  }
+
+  detach(): void {}
+
+  close(): void {}
+
+  replyHeaders(base: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+    return this.context.replyHeaders(base);
   }
 }
 
@@ -65,11 +81,7 @@ export function openServerCall(
   headers: HeadersLike = request.headers,
   streaming = true,
 ): ServerCall {
-  if (!streaming) {
-    // Read through, so an adapter that makes its signal on demand makes none for a call that never looks.
-    const context = new CallContext(binding, headers, () => request.signal);
-    return { context, detach: NOTHING, close: NOTHING, replyHeaders: (base) => context.replyHeaders(base) };
-  }
+  if (!streaming) return new UnaryCall(new CallContext(binding, headers, request));
   const controller = new AbortController();
   const detach = () => {
     request.signal.removeEventListener("abort", detach);
@@ -77,7 +89,7 @@ export function openServerCall(
   };
   if (request.signal.aborted) detach();
   else request.signal.addEventListener("abort", detach, { once: true });
-  const context = new CallContext(binding, headers, () => controller.signal);
+  const context = new CallContext(binding, headers, controller);
   return {
     context,
     detach,

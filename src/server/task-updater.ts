@@ -15,19 +15,11 @@
  *   never write one task.
  */
 import { create, type JsonObject } from "@bufbuild/protobuf";
-import {
-  type Artifact,
-  ArtifactSchema,
-  type Message,
-  MessageSchema,
-  type Part,
-  PartSchema,
-  Role,
-  TaskState,
-} from "../../gen/a2a_pb.js";
+import { type Artifact, ArtifactSchema, type Message, type Part, Role, TaskState } from "../../gen/a2a_pb.js";
 import { isTerminalState } from "../a2a/task-state.js";
 import { NovaOSError } from "../errors/novaos-errors.js";
 import type { LiveTask } from "./live-task.js";
+import { agentMessage, textPart } from "./message-literals.js";
 import { randomUuid } from "./random-uuid.js";
 
 /** A status message: an A2A `Message`, or plain text for a one-part agent message. */
@@ -154,14 +146,7 @@ export class TaskUpdater {
 
   /** An agent message on this task (not published): role AGENT, ids threaded, a fresh message id. */
   newAgentMessage(parts: Part[], metadata?: JsonObject): Message {
-    return create(MessageSchema, {
-      messageId: randomUuid(),
-      role: Role.AGENT,
-      taskId: this.taskId,
-      contextId: this.contextId,
-      parts,
-      ...(metadata ? { metadata } : {}),
-    });
+    return agentMessage(randomUuid(), this.taskId, this.contextId, parts, metadata);
   }
 
   /** False when the write must be ignored; throws when it must fail. */
@@ -187,6 +172,4 @@ export class TaskUpdater {
   }
 }
 
-export function textPart(text: string): Part {
-  return create(PartSchema, { content: { case: "text", value: text } });
-}
+export { textPart };

@@ -89,3 +89,48 @@ describe("node adapter: the client-gone signal", () => {
     expect(res.listenerCount("close")).toBe(0);
   });
 });
+
+/** One GET: status, headers and the body's bytes. */
+async function fetchRaw(port: number): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  const res = await new Promise<http.IncomingMessage>((resolve, reject) =>
+    http.get({ port, host: "127.0.0.1", path: "/" }, resolve).on("error", reject),
+  );
+  const chunks: Buffer[] = [];
+  for await (const chunk of res) chunks.push(chunk as Buffer);
+  return { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) };
+}
+
+describe("node adapter: complete replies", () => {
+  const replying = (reply: Awaited<ReturnType<HttpBinding["handle"]>>): HttpBinding => ({
+    handle: async () => reply,
+  });
+
+  it("sends a text body with its UTF-8 byte length, not chunked", async () => {
+    const body = '{"text":"naïve café — ✓ 🚀"}';
+    const { port } = await serve(replying({ kind: "body", status: 200, headers: { "content-type": "x/y" }, body }));
+    const got = await fetchRaw(port);
+    expect(got.headers["content-length"]).toBe(String(Buffer.byteLength(body)));
+    expect(got.headers["content-length"]).not.toBe(String(body.length));
+    expect(got.headers["transfer-encoding"]).toBeUndefined();
+    expect(got.headers["content-type"]).toBe("x/y");
+    expect(got.body.toString("utf8")).toBe(body);
+  });
+
+  it("sends a byte body with its length, not chunked", async () => {
+    const body = new Uint8Array([0, 1, 2, 250, 251]);
+    const { port } = await serve(replying({ kind: "body", status: 200, headers: {}, body }));
+    const got = await fetchRaw(port);
+    expect(got.headers["content-length"]).toBe("5");
+    expect(got.headers["transfer-encoding"]).toBeUndefined();
+    expect([...got.body]).toEqual([...body]);
+  });
+
+  it("sends a 304 with neither a body nor a length", async () => {
+    const { port } = await serve(replying({ kind: "body", status: 304, headers: { etag: '"v1"' }, body: "" }));
+    const got = await fetchRaw(port);
+    expect(got.status).toBe(304);
+    expect(got.headers["content-length"]).toBeUndefined();
+    expect(got.headers.etag).toBe('"v1"');
+    expect(got.body.byteLength).toBe(0);
+  });
+});

@@ -1,0 +1,105 @@
+/**
+ * The harness's message literals are exactly what `create()` makes: the same
+ * own keys (a field the proto gains and a literal forgets shows here), equal
+ * by the schema, and the same ProtoJSON.
+ */
+import { create, type DescMessage, equals, type Message, toJson } from "@bufbuild/protobuf";
+import { TimestampSchema, timestampDate } from "@bufbuild/protobuf/wkt";
+import { describe, expect, it } from "vitest";
+import {
+  ArtifactSchema,
+  MessageSchema,
+  PartSchema,
+  Role,
+  TaskSchema,
+  TaskState,
+  TaskStatusSchema,
+} from "../../gen/a2a_pb.js";
+import {
+  agentMessage,
+  artifact,
+  newTask,
+  taskStatus,
+  textPart,
+  timestampNow,
+} from "../../src/server/message-literals.js";
+
+function expectSame<D extends DescMessage>(schema: D, literal: Message, made: Message): void {
+  expect(Object.keys(literal).sort()).toEqual(Object.keys(made).sort());
+  expect(equals(schema, literal as never, made as never)).toBe(true);
+  expect(toJson(schema, literal as never)).toEqual(toJson(schema, made as never));
+}
+
+describe("message literals", () => {
+  it("textPart is a text Part", () => {
+    expectSame(PartSchema, textPart("hi"), create(PartSchema, { content: { case: "text", value: "hi" } }));
+  });
+
+  it("agentMessage is an AGENT Message, with metadata only when given", () => {
+    const parts = [textPart("a")];
+    expectSame(
+      MessageSchema,
+      agentMessage("m", "t", "c", parts),
+      create(MessageSchema, { messageId: "m", taskId: "t", contextId: "c", role: Role.AGENT, parts }),
+    );
+    expectSame(
+      MessageSchema,
+      agentMessage("m", "t", "c", parts, { k: 1 }),
+      create(MessageSchema, {
+        messageId: "m",
+        taskId: "t",
+        contextId: "c",
+        role: Role.AGENT,
+        parts,
+        metadata: { k: 1 },
+      }),
+    );
+  });
+
+  it("artifact is an Artifact with no description or extensions", () => {
+    const parts = [textPart("a")];
+    expectSame(
+      ArtifactSchema,
+      artifact("a-1", "output", parts),
+      create(ArtifactSchema, { artifactId: "a-1", name: "output", parts }),
+    );
+  });
+
+  it("taskStatus and newTask are stamped now, with a message only when given", () => {
+    const before = Date.now();
+    const status = taskStatus(TaskState.WORKING);
+    const message = agentMessage("m", "t", "c", []);
+    const withMessage = taskStatus(TaskState.COMPLETED, message);
+    const task = newTask("t", "c");
+    const after = Date.now();
+    for (const stamped of [status, withMessage, task.status]) {
+      const at = timestampDate(stamped?.timestamp ?? create(TimestampSchema)).getTime();
+      expect(at).toBeGreaterThanOrEqual(before);
+      expect(at).toBeLessThanOrEqual(after);
+    }
+    const timestamp = status.timestamp;
+    expectSame(TaskStatusSchema, status, create(TaskStatusSchema, { state: TaskState.WORKING, timestamp }));
+    expectSame(
+      TaskStatusSchema,
+      withMessage,
+      create(TaskStatusSchema, { state: TaskState.COMPLETED, message, timestamp: withMessage.timestamp }),
+    );
+    expectSame(
+      TaskSchema,
+      task,
+      create(TaskSchema, {
+        id: "t",
+        contextId: "c",
+        status: create(TaskStatusSchema, { state: TaskState.SUBMITTED, timestamp: task.status?.timestamp }),
+      }),
+    );
+  });
+
+  it("timestampNow has whole milliseconds in range", () => {
+    const ts = timestampNow();
+    expect(ts.nanos % 1_000_000).toBe(0);
+    expect(ts.nanos).toBeGreaterThanOrEqual(0);
+    expect(ts.nanos).toBeLessThan(1_000_000_000);
+    expectSame(TimestampSchema, ts, create(TimestampSchema, { seconds: ts.seconds, nanos: ts.nanos }));
+  });
+});
