@@ -96,7 +96,7 @@ export function hasScope(): boolean {
  * Deleting a value inside is not copied back, as with Python's `contextvars`.
  */
 export function runInCopiedScope<R>(fn: () => R | PromiseLike<R>): Promise<Awaited<R>> {
-  if (!inUse) return (async () => fn())() as Promise<Awaited<R>>;
+  if (!inUse) return settledPromise(fn);
   const outer = storage.getStore();
   const inner: Scope = new Map(outer ?? rootScope);
   const settled = (async () => storage.run(inner, fn))();
@@ -107,4 +107,17 @@ export function runInCopiedScope<R>(fn: () => R | PromiseLike<R>): Promise<Await
     settled.then(copyBack, copyBack);
   }
   return settled as Promise<Awaited<R>>;
+}
+
+/**
+ * `fn()` as a promise, a throw as a rejection. A native promise comes back as
+ * it is: an async wrapper around it would cost a promise and two extra ticks
+ * per call (one call per skill run).
+ */
+function settledPromise<R>(fn: () => R | PromiseLike<R>): Promise<Awaited<R>> {
+  try {
+    return Promise.resolve(fn()) as Promise<Awaited<R>>;
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
