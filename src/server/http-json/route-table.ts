@@ -79,16 +79,19 @@ function splitPath(path: string): string[] | undefined {
   return path.slice(1).split("/");
 }
 
+const NO_VARIABLES: RouteMatch["variables"] = Object.freeze([]);
+
+/** The path variables when `segments` fit the route; allocates only for a route that has variables. */
 function matchSegments(route: A2AHttpRoute, segments: readonly string[]): RouteMatch["variables"] | undefined {
   if (segments.length !== route.segments.length) return undefined;
   const last = segments.length - 1;
-  const variables: [readonly string[], string][] = [];
+  let variables: [readonly string[], string][] | undefined;
   for (let i = 0; i < segments.length; i++) {
     let segment = segments[i] as string;
     if (i === last && route.verb !== "") {
-      const suffix = `:${route.verb}`;
-      if (!segment.endsWith(suffix)) return undefined;
-      segment = segment.slice(0, -suffix.length);
+      const at = segment.length - route.verb.length - 1;
+      if (at < 0 || segment.charCodeAt(at) !== COLON || !segment.endsWith(route.verb)) return undefined;
+      segment = segment.slice(0, at);
     }
     const template = route.segments[i]!;
     if ("literal" in template) {
@@ -96,11 +99,14 @@ function matchSegments(route: A2AHttpRoute, segments: readonly string[]): RouteM
     } else {
       // `*` binds exactly one non-empty segment.
       if (segment === "") return undefined;
+      variables ??= [];
       variables.push([template.jsonPath, segment]);
     }
   }
-  return variables;
+  return variables ?? NO_VARIABLES;
 }
+
+const COLON = 0x3a;
 
 /**
  * The route a request takes: a match, a method mismatch (answered 405 with
