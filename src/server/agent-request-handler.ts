@@ -28,7 +28,6 @@ import {
   type SendMessageRequest,
   type SendMessageResponse,
   type StreamResponse,
-  StreamResponseSchema,
   type SubscribeToTaskRequest,
   type Task,
   type TaskPushNotificationConfig,
@@ -62,7 +61,7 @@ import { type BatchedFrames, batchedFrames } from "./frame-batches.js";
 import { listTasksPage } from "./list-tasks.js";
 import { LiveTasks, snapshotTask } from "./live-task.js";
 import { anyMediaTypeMatches } from "./media-types.js";
-import { newTask } from "./message-literals.js";
+import { newTask, streamResponse } from "./message-literals.js";
 import type { PushNotificationConfigStore } from "./push-config-store.js";
 import { randomUuid } from "./random-uuid.js";
 import type { A2ARequestHandler } from "./request-handler.js";
@@ -105,8 +104,6 @@ const NO_REFERENCES: { resolved: Task[]; unresolved: string[] } = Object.freeze(
   resolved: Object.freeze([]) as unknown as Task[],
   unresolved: Object.freeze([]) as unknown as string[],
 });
-
-const streamFrame = (payload: StreamResponse["payload"]): StreamResponse => create(StreamResponseSchema, { payload });
 
 /** True for a frame after which a task stream is over: its task reached a terminal state. */
 function isTerminalFrame(frame: StreamResponse): boolean {
@@ -165,7 +162,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
   async *#sendStreaming(request: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse[]> {
     const accepted = await this.#accept(request, context, true);
     if (accepted.kind === "answered") {
-      yield [streamFrame({ case: "task", value: accepted.task })];
+      yield [streamResponse({ case: "task", value: accepted.task })];
       return;
     }
     const historyLength = request.configuration?.historyLength;
@@ -390,7 +387,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
     const snapshot = snapshotTask(task);
     if (!events) {
       // Nothing runs on the task (e.g. paused for input): its snapshot is all there is to say.
-      yield [streamFrame({ case: "task", value: snapshot })];
+      yield [streamResponse({ case: "task", value: snapshot })];
       return;
     }
     yield* taskBatches(snapshot, events, context.signal);
@@ -593,7 +590,7 @@ async function* taskBatches(
   signal.addEventListener("abort", leave, { once: true });
   try {
     if (signal.aborted) return;
-    yield [streamFrame({ case: "task", value: snapshot })];
+    yield [streamResponse({ case: "task", value: snapshot })];
     for (let batch = await events.nextBatch(); batch; batch = await events.nextBatch()) {
       const last = batch.findIndex(isTerminalFrame);
       if (last >= 0) {

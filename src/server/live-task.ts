@@ -13,21 +13,12 @@
  * Per-event work is O(1) (artifacts are indexed by id, appends push in
  * place), so a stream of N events costs O(N).
  */
-import { create, type JsonObject } from "@bufbuild/protobuf";
-import {
-  type Artifact,
-  type Message,
-  type StreamResponse,
-  StreamResponseSchema,
-  type Task,
-  TaskArtifactUpdateEventSchema,
-  type TaskState,
-  TaskStatusUpdateEventSchema,
-} from "../../gen/a2a_pb.js";
+import type { JsonObject } from "@bufbuild/protobuf";
+import type { Artifact, Message, StreamResponse, Task, TaskState } from "../../gen/a2a_pb.js";
 import { isTerminal } from "../a2a/task-state.js";
 import { EventQueue } from "./event-queue.js";
 import type { Execution } from "./execution.js";
-import { taskStatus } from "./message-literals.js";
+import { artifactUpdate, statusUpdate, streamResponse, taskStatus } from "./message-literals.js";
 import { scopedKey, type TaskStore } from "./task-store.js";
 
 export interface ArtifactWrite {
@@ -102,15 +93,7 @@ export class LiveTask {
     this.execution?.noteState(state);
     // No event is built for nobody: a blocking SendMessage has no stream watching.
     if (this.watched) {
-      this.#publish({
-        case: "statusUpdate",
-        value: create(TaskStatusUpdateEventSchema, {
-          taskId: this.task.id,
-          contextId: this.task.contextId,
-          status,
-          ...(metadata ? { metadata } : {}),
-        }),
-      });
+      this.#publish({ case: "statusUpdate", value: statusUpdate(this.task.id, this.task.contextId, status, metadata) });
     }
     return this.persist();
   }
@@ -144,14 +127,14 @@ export class LiveTask {
     if (this.watched) {
       this.#publish({
         case: "artifactUpdate",
-        value: create(TaskArtifactUpdateEventSchema, {
-          taskId: this.task.id,
-          contextId: this.task.contextId,
-          artifact: incoming,
-          append: write.append ?? false,
-          lastChunk: write.lastChunk ?? false,
-          ...(write.metadata ? { metadata: write.metadata } : {}),
-        }),
+        value: artifactUpdate(
+          this.task.id,
+          this.task.contextId,
+          incoming,
+          write.append ?? false,
+          write.lastChunk ?? false,
+          write.metadata,
+        ),
       });
     }
     return this.persist();
@@ -199,7 +182,7 @@ export class LiveTask {
   }
 
   #publish(payload: StreamResponse["payload"]): void {
-    this.events.publish(create(StreamResponseSchema, { payload }));
+    this.events.publish(streamResponse(payload));
   }
 }
 

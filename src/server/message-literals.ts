@@ -1,6 +1,7 @@
 /**
- * The messages the harness builds on every request (a task, its statuses, an
- * agent message, a text part, an artifact), written as object literals.
+ * The messages the harness builds on every request and every streamed event
+ * (a task, its statuses, an agent message, a text part, an artifact, the
+ * update events and their frames), written as object literals.
  * `create()` walks the schema's fields for each one, and about ten of them per
  * SendMessage were ~8 % of its CPU; a literal is one allocation. Each literal
  * is typed as the generated message, so a field added to the proto fails the
@@ -14,9 +15,12 @@ import {
   type Message,
   type Part,
   Role,
+  type StreamResponse,
   type Task,
+  type TaskArtifactUpdateEvent,
   TaskState,
   type TaskStatus,
+  type TaskStatusUpdateEvent,
 } from "../../gen/a2a_pb.js";
 
 /** The current time, as `timestampNow()` reads it, without `create()`. */
@@ -74,7 +78,58 @@ export function agentMessage(
   return message;
 }
 
-/** An artifact with no description or extensions. */
-export function artifact(artifactId: string, name: string, parts: Part[]): Artifact {
-  return { $typeName: "lf.a2a.v1.Artifact", artifactId, name, description: "", parts, extensions: [] };
+export interface ArtifactExtras {
+  readonly description?: string | undefined;
+  readonly metadata?: JsonObject | undefined;
+  readonly extensions?: string[] | undefined;
+}
+
+/** An artifact; description and extensions empty unless given. */
+export function artifact(artifactId: string, name: string, parts: Part[], extras?: ArtifactExtras): Artifact {
+  const made: Artifact = {
+    $typeName: "lf.a2a.v1.Artifact",
+    artifactId,
+    name,
+    description: extras?.description ?? "",
+    parts,
+    extensions: extras?.extensions ?? [],
+  };
+  if (extras?.metadata) made.metadata = extras.metadata;
+  return made;
+}
+
+/** A stream frame. */
+export function streamResponse(payload: StreamResponse["payload"]): StreamResponse {
+  return { $typeName: "lf.a2a.v1.StreamResponse", payload };
+}
+
+export function statusUpdate(
+  taskId: string,
+  contextId: string,
+  status: TaskStatus,
+  metadata?: JsonObject,
+): TaskStatusUpdateEvent {
+  const event: TaskStatusUpdateEvent = { $typeName: "lf.a2a.v1.TaskStatusUpdateEvent", taskId, contextId, status };
+  if (metadata) event.metadata = metadata;
+  return event;
+}
+
+export function artifactUpdate(
+  taskId: string,
+  contextId: string,
+  artifact: Artifact,
+  append: boolean,
+  lastChunk: boolean,
+  metadata?: JsonObject,
+): TaskArtifactUpdateEvent {
+  const event: TaskArtifactUpdateEvent = {
+    $typeName: "lf.a2a.v1.TaskArtifactUpdateEvent",
+    taskId,
+    contextId,
+    artifact,
+    append,
+    lastChunk,
+  };
+  if (metadata) event.metadata = metadata;
+  return event;
 }

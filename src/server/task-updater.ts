@@ -14,12 +14,12 @@
  *   (from work the skill left running) are silently ignored, so two skills
  *   never write one task.
  */
-import { create, type JsonObject } from "@bufbuild/protobuf";
-import { type Artifact, ArtifactSchema, type Message, type Part, Role, TaskState } from "../../gen/a2a_pb.js";
+import type { JsonObject } from "@bufbuild/protobuf";
+import { type Message, type Part, Role, TaskState } from "../../gen/a2a_pb.js";
 import { isTerminalState } from "../a2a/task-state.js";
 import { NovaOSError } from "../errors/novaos-errors.js";
 import type { LiveTask } from "./live-task.js";
-import { agentMessage, textPart } from "./message-literals.js";
+import { agentMessage, artifact, textPart } from "./message-literals.js";
 import { randomUuid } from "./random-uuid.js";
 
 /** A status message: an A2A `Message`, or plain text for a one-part agent message. */
@@ -133,20 +133,14 @@ export class TaskUpdater {
 
   async addArtifact(parts: Part[], options: AddArtifactOptions = {}): Promise<void> {
     if (!this.#writable()) return;
-    const artifact: Artifact = create(ArtifactSchema, {
-      artifactId: options.artifactId ?? randomUuid(),
-      parts,
-      name: options.name ?? "",
-      description: options.description ?? "",
-      metadata: options.metadata,
-      extensions: options.extensions ?? [],
-    });
-    await this.#live.writeArtifact({ artifact, append: options.append, lastChunk: options.lastChunk });
+    // The event keeps its own list: a skill may reuse its array for the next chunk.
+    const written = artifact(options.artifactId ?? randomUuid(), options.name ?? "", [...parts], options);
+    await this.#live.writeArtifact({ artifact: written, append: options.append, lastChunk: options.lastChunk });
   }
 
   /** An agent message on this task (not published): role AGENT, ids threaded, a fresh message id. */
   newAgentMessage(parts: Part[], metadata?: JsonObject): Message {
-    return agentMessage(randomUuid(), this.taskId, this.contextId, parts, metadata);
+    return agentMessage(randomUuid(), this.taskId, this.contextId, [...parts], metadata);
   }
 
   /** False when the write must be ignored; throws when it must fail. */

@@ -11,7 +11,7 @@ import { scopeOf } from "../../src/server/agent-request-handler.js";
 import type { ServerCallContext } from "../../src/server/call-context.js";
 import { CancelledError } from "../../src/server/cancellation.js";
 import { InMemoryTaskStore } from "../../src/server/task-store.js";
-import { TaskSealedError } from "../../src/server/task-updater.js";
+import { TaskSealedError, textPart } from "../../src/server/task-updater.js";
 import {
   deferred,
   frameStateOf,
@@ -378,6 +378,28 @@ describe("rule 7: task ids from runId; references within the context", () => {
 });
 
 describe("rule 8: streams", () => {
+  it("streams and stores what the skill wrote, even when it reuses its parts array afterwards", async () => {
+    const agent = newAgent();
+    agent.skill("reuse", async (ctx) => {
+      const parts = [textPart("first")];
+      await ctx.taskUpdater.addArtifact(parts, { artifactId: "a" });
+      const message = ctx.taskUpdater.newAgentMessage(parts);
+      parts[0] = textPart("overwritten");
+      parts.push(textPart("appended"));
+      await ctx.taskUpdater.updateStatus(TaskState.COMPLETED, message);
+      return { output: "ignored" };
+    });
+    running = await serveAgent(agent);
+    const frames = await (await openStream(running.url, "SendStreamingMessage", { message: userMessage("go") })).rest();
+    const update = frames.find((f) => f.result?.artifactUpdate)?.result.artifactUpdate;
+    expect(update.artifact.parts).toEqual([{ text: "first" }]);
+    const done = frames.at(-1).result.statusUpdate;
+    expect(done.status.message.parts).toEqual([{ text: "first" }]);
+    const task = await result(running.url, "GetTask", { id: done.taskId });
+    expect(task.artifacts[0].parts).toEqual([{ text: "first" }]);
+    expect(task.status.message.parts).toEqual([{ text: "first" }]);
+  });
+
   it("answers an early error as a normal JSON-RPC error, not SSE", async () => {
     const agent = newAgent();
     agent.skill("echo", async () => ({ output: "x" }));

@@ -11,14 +11,20 @@ import {
   MessageSchema,
   PartSchema,
   Role,
+  StreamResponseSchema,
+  TaskArtifactUpdateEventSchema,
   TaskSchema,
   TaskState,
   TaskStatusSchema,
+  TaskStatusUpdateEventSchema,
 } from "../../gen/a2a_pb.js";
 import {
   agentMessage,
   artifact,
+  artifactUpdate,
   newTask,
+  statusUpdate,
+  streamResponse,
   taskStatus,
   textPart,
   timestampNow,
@@ -53,6 +59,44 @@ describe("message literals", () => {
         parts,
         metadata: { k: 1 },
       }),
+    );
+  });
+
+  it("the update events and their frame are what create() makes, with metadata only when given", () => {
+    const status = taskStatus(TaskState.WORKING);
+    const made = artifact("a-1", "n", [textPart("a")]);
+    for (const metadata of [undefined, { k: "v" }]) {
+      const statusEvent = statusUpdate("t", "c", status, metadata);
+      expectSame(
+        TaskStatusUpdateEventSchema,
+        statusEvent,
+        create(TaskStatusUpdateEventSchema, { taskId: "t", contextId: "c", status, ...(metadata ? { metadata } : {}) }),
+      );
+      const artifactEvent = artifactUpdate("t", "c", made, true, false, metadata);
+      expectSame(
+        TaskArtifactUpdateEventSchema,
+        artifactEvent,
+        create(TaskArtifactUpdateEventSchema, {
+          taskId: "t",
+          contextId: "c",
+          artifact: made,
+          append: true,
+          lastChunk: false,
+          ...(metadata ? { metadata } : {}),
+        }),
+      );
+      const payload = { case: "artifactUpdate" as const, value: artifactEvent };
+      expectSame(StreamResponseSchema, streamResponse(payload), create(StreamResponseSchema, { payload }));
+    }
+  });
+
+  it("artifact takes a description, metadata and extensions when given", () => {
+    const parts = [textPart("a")];
+    const extras = { description: "d", metadata: { k: 1 }, extensions: ["urn:x"] };
+    expectSame(
+      ArtifactSchema,
+      artifact("a-1", "n", parts, extras),
+      create(ArtifactSchema, { artifactId: "a-1", name: "n", parts, ...extras }),
     );
   });
 
