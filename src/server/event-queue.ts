@@ -3,7 +3,9 @@
  * active stream gets the same events in the same order; closing one does not
  * affect the others). Publishing never blocks: each subscription buffers
  * what its consumer has not read yet, so a slow reader never stalls the skill
- * (a bounded queue with no reader would deadlock SendMessage). There is no
+ * (a bounded queue with no reader would deadlock SendMessage); the skill's
+ * task updater yields to the event loop instead while a stream lags (decision
+ * S33), so sockets drain as the skill writes. There is no
  * replay: a subscription sees only what is published after it was made,
  * which is why streams start from a task snapshot.
  */
@@ -21,6 +23,13 @@ export class EventQueue<E> {
   publish(event: E): void {
     if (this.#closed) return;
     for (const subscription of this.#subscriptions) subscription.push(event);
+  }
+
+  /** The most events any one subscription holds unread. */
+  get backlog(): number {
+    let most = 0;
+    for (const subscription of this.#subscriptions) most = Math.max(most, subscription.buffered);
+    return most;
   }
 
   /** A new subscription; on a closed queue it is already ended. */
@@ -57,6 +66,11 @@ export class Subscription<E> implements AsyncIterable<E> {
 
   get ended(): boolean {
     return this.#ended;
+  }
+
+  /** Events published to it and not read yet. */
+  get buffered(): number {
+    return this.#buffer.length;
   }
 
   /** @internal Called by the queue. */

@@ -72,6 +72,11 @@ export class LiveTask {
     return this.#events !== undefined && this.#events.subscriptionCount > 0;
   }
 
+  /** The most events a watching stream has not read yet (0 when nobody watches). */
+  get backlog(): number {
+    return this.#events?.backlog ?? 0;
+  }
+
   get terminal(): boolean {
     return isTerminal(this.task);
   }

@@ -22,6 +22,9 @@ import type { LiveTask } from "./live-task.js";
 import { agentMessage, artifact, textPart } from "./message-literals.js";
 import { randomUuid } from "./random-uuid.js";
 
+/** Unread events in a watching stream past which each write yields to the event loop. See docs/decisions.md. */
+export const STREAM_BACKLOG = 256;
+
 /** A status message: an A2A `Message`, or plain text for a one-part agent message. */
 export type StatusMessage = Message | string;
 
@@ -129,6 +132,7 @@ export class TaskUpdater {
     this.#lastState = state;
     if (isTerminalState(state)) this.#sealed = true;
     await written;
+    await this.#letStreamsDrain();
   }
 
   async addArtifact(parts: Part[], options: AddArtifactOptions = {}): Promise<void> {
@@ -136,6 +140,19 @@ export class TaskUpdater {
     // The event keeps its own list: a skill may reuse its array for the next chunk.
     const written = artifact(options.artifactId ?? randomUuid(), options.name ?? "", [...parts], options);
     await this.#live.writeArtifact({ artifact: written, append: options.append, lastChunk: options.lastChunk });
+    await this.#letStreamsDrain();
+  }
+
+  /**
+   * A skill that writes without awaiting anything else runs on microtasks
+   * only, so the sockets of its streams never get a turn to drain: every
+   * event would wait in memory until the skill ends. Past STREAM_BACKLOG
+   * unread events, each write yields to the event loop once. Nothing
+   * blocks: a stream that is not read only slows the skill down.
+   */
+  #letStreamsDrain(): Promise<void> | undefined {
+    if (this.#live.backlog < STREAM_BACKLOG) return undefined;
+    return new Promise((resolve) => setImmediate(resolve));
   }
 
   /** An agent message on this task (not published): role AGENT, ids threaded, a fresh message id. */

@@ -11,7 +11,7 @@ import { scopeOf } from "../../src/server/agent-request-handler.js";
 import type { ServerCallContext } from "../../src/server/call-context.js";
 import { CancelledError } from "../../src/server/cancellation.js";
 import { InMemoryTaskStore } from "../../src/server/task-store.js";
-import { TaskSealedError, textPart } from "../../src/server/task-updater.js";
+import { STREAM_BACKLOG, TaskSealedError, textPart } from "../../src/server/task-updater.js";
 import {
   deferred,
   frameStateOf,
@@ -378,6 +378,28 @@ describe("rule 7: task ids from runId; references within the context", () => {
 });
 
 describe("rule 8: streams", () => {
+  it("lets the stream drain while a skill writes: unread events stay bounded, every event arrives in order", async () => {
+    const agent = newAgent();
+    const count = 3 * STREAM_BACKLOG;
+    let mostUnread = 0;
+    agent.skill("flood", async (ctx) => {
+      for (let i = 0; i < count; i++) {
+        await ctx.taskUpdater.addArtifact([textPart(String(i))], { artifactId: "a", append: i > 0 });
+        const live = agent.requestHandler().liveTasks.get(ctx.taskId, DEFAULT_SCOPE);
+        mostUnread = Math.max(mostUnread, live?.backlog ?? 0);
+      }
+      return { output: "done" };
+    });
+    running = await serveAgent(agent);
+    const frames = await (await openStream(running.url, "SendStreamingMessage", { message: userMessage("go") })).rest();
+    const chunks = frames
+      .filter((f) => f.result?.artifactUpdate?.artifact.artifactId === "a")
+      .map((f) => f.result.artifactUpdate.artifact.parts[0].text);
+    expect(chunks).toEqual(Array.from({ length: count }, (_, i) => String(i)));
+    expect(mostUnread).toBeGreaterThan(0);
+    expect(mostUnread).toBeLessThanOrEqual(STREAM_BACKLOG);
+  });
+
   it("streams and stores what the skill wrote, even when it reuses its parts array afterwards", async () => {
     const agent = newAgent();
     agent.skill("reuse", async (ctx) => {

@@ -1,0 +1,62 @@
+/**
+ * A skill's writes and the streams watching its task: below STREAM_BACKLOG
+ * unread events a write never leaves the microtask queue; past it each write
+ * yields one turn of the event loop, so a stream's socket can drain. A stream
+ * nobody reads slows the skill and loses nothing; it never stops it.
+ */
+import { describe, expect, it } from "vitest";
+import { LiveTask } from "../../src/server/live-task.js";
+import { newTask } from "../../src/server/message-literals.js";
+import { InMemoryTaskStore } from "../../src/server/task-store.js";
+import { STREAM_BACKLOG, TaskUpdater, textPart } from "../../src/server/task-updater.js";
+
+/** Writes `count` chunks through an updater; resolves to the event-loop turns that passed meanwhile. */
+async function writeChunks(live: LiveTask, count: number): Promise<number> {
+  const updater = new TaskUpdater(live, () => undefined);
+  let turns = 0;
+  let done = false;
+  const tick = () => {
+    if (done) return;
+    turns++;
+    setImmediate(tick);
+  };
+  setImmediate(tick);
+  for (let i = 0; i < count; i++) {
+    await updater.addArtifact([textPart(String(i))], { artifactId: "a", append: i > 0 });
+  }
+  done = true;
+  return turns;
+}
+
+const liveTask = () => new LiveTask(newTask("t", "c"), "scope", new InMemoryTaskStore());
+
+describe("task updater: streams get to drain", () => {
+  it("stays on microtasks when no stream watches", async () => {
+    expect(await writeChunks(liveTask(), 2 * STREAM_BACKLOG)).toBe(0);
+  });
+
+  it("stays on microtasks while a watching stream keeps up", async () => {
+    const live = liveTask();
+    const subscription = live.events.subscribe();
+    const read: number[] = [];
+    const reading = (async () => {
+      for (let batch = await subscription.nextBatch(); batch; batch = await subscription.nextBatch()) {
+        read.push(batch.length);
+      }
+    })();
+    expect(await writeChunks(live, 2 * STREAM_BACKLOG)).toBe(0);
+    live.close();
+    await reading;
+    expect(read.reduce((a, b) => a + b, 0)).toBe(2 * STREAM_BACKLOG);
+  });
+
+  it("yields a turn per write past the backlog when a stream is not read, and loses nothing", async () => {
+    const live = liveTask();
+    const subscription = live.events.subscribe();
+    const count = 2 * STREAM_BACKLOG;
+    const turns = await writeChunks(live, count);
+    expect(turns).toBeGreaterThanOrEqual(count - STREAM_BACKLOG);
+    expect(subscription.buffered).toBe(count);
+    expect(live.task.artifacts[0]?.parts).toHaveLength(count);
+  });
+});
