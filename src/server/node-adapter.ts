@@ -1,11 +1,12 @@
 /**
  * Serving HTTP bindings on `node:http` (and anything built on it: Express,
  * Fastify's raw handler, Next.js API routes). The hot path: the request is
- * read straight off the socket with a byte cap, the reply written back with
- * its length at the end of the event-loop turn, with the turn's other replies
- * (turn-end-writes.ts), and no Fetch `Request`/`Response` in between. Streams honour
- * backpressure; a client that goes away aborts the call (the handler
- * detaches, the task goes on) and the chunk iterator is returned.
+ * read straight off the socket with a byte cap, and the reply is written back
+ * with its length at the end of the event-loop turn, together with the turn's
+ * other replies (turn-end-writes.ts); no Fetch `Request`/`Response` in
+ * between. Streams honour backpressure; a client that goes away aborts the
+ * call (the handler detaches, the task goes on) and the chunk iterator is
+ * returned.
  *
  * Mounted as Express middleware, a request no binding serves goes to
  * `next()`; mounted alone, it is answered 404.
