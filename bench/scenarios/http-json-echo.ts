@@ -28,7 +28,7 @@ export const httpJsonEchoTargets: EchoTargets = {
   ours: target("ours", completedTask),
   peer: target("a2a-js-rest", completedTask),
   // biome-ignore lint/suspicious/noExplicitAny: answers are checked loosely.
-  ceiling: target("raw", (answer: any) => answer?.result !== undefined),
+  ceiling: target("raw", (answer: any) => answer?.result?.echo?.message !== undefined),
 };
 
 export const httpJsonEcho = echoScenario("HTTP+JSON SendMessage echo", httpJsonEchoTargets, {
