@@ -42,15 +42,21 @@ export function headerValues(headers: HeadersLike | null | undefined, name: stri
     for (const [key, value] of headerEntries(headers)) if (key.toLowerCase() === wanted) out.push(value);
     return out;
   }
-  const record = headers as Readonly<Record<string, string | readonly string[] | undefined>>;
+  const record = headers as HeaderRecord;
   for (const key in record) {
-    // Only a key of the same length can match; most are not lower-cased at all.
-    if (key !== wanted && (key.length !== wanted.length || key.toLowerCase() !== wanted)) continue;
+    if (!namesHeader(key, wanted)) continue;
     const value = record[key];
     if (typeof value === "string") out.push(value);
     else if (Array.isArray(value)) out.push(...value);
   }
   return out;
+}
+
+type HeaderRecord = Readonly<Record<string, string | readonly string[] | undefined>>;
+
+/** Whether a record key names the (lower-case) header: only a key of the same length can; most are lower-case already. */
+function namesHeader(key: string, wanted: string): boolean {
+  return key === wanted || (key.length === wanted.length && key.toLowerCase() === wanted);
 }
 
 /**
@@ -64,14 +70,16 @@ export function headerValue(headers: HeadersLike | null | undefined, name: strin
     return values.length === 0 ? undefined : values.join(", ");
   }
   const wanted = name.toLowerCase();
-  const record = headers as Readonly<Record<string, string | readonly string[] | undefined>>;
+  const record = headers as HeaderRecord;
   let joined: string | undefined;
   for (const key in record) {
-    if (key !== wanted && (key.length !== wanted.length || key.toLowerCase() !== wanted)) continue;
+    if (!namesHeader(key, wanted)) continue;
     const value = record[key];
-    const line = typeof value === "string" ? value : Array.isArray(value) ? value.join(", ") : undefined;
-    if (line === undefined || (Array.isArray(value) && value.length === 0)) continue;
-    joined = joined === undefined ? line : `${joined}, ${line}`;
+    if (typeof value === "string") joined = joinLine(joined, value);
+    else if (value) for (const line of value) joined = joinLine(joined, line);
   }
   return joined;
 }
+
+const joinLine = (joined: string | undefined, line: string): string =>
+  joined === undefined ? line : `${joined}, ${line}`;
