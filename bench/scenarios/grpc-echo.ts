@@ -4,19 +4,12 @@
  * gRPC binding) vs @a2a-js/sdk's `grpcService` on @grpc/grpc-js, on the same
  * agent behaviour, vs node:http2 answering with no framework and no A2A handler.
  */
-import { create } from "@bufbuild/protobuf";
+import { fromJson } from "@bufbuild/protobuf";
 import { SendMessageRequestSchema, type SendMessageResponse, TaskState } from "../../gen/a2a_pb.js";
-import { type EchoTarget, type EchoTargets, echoScenario } from "../support/echo-targets.js";
+import { ECHO_MESSAGE, type EchoTarget, type EchoTargets, echoScenario } from "../support/echo-targets.js";
 import { grpcCallsPerSecond } from "../support/grpc-load.js";
 
-const request = create(SendMessageRequestSchema, {
-  message: {
-    messageId: "m-1",
-    role: 1,
-    parts: [{ content: { case: "text", value: "Hello, bench! This is the echo payload." } }],
-    metadata: { skillId: "echo" },
-  },
-});
+const request = fromJson(SendMessageRequestSchema, { message: ECHO_MESSAGE });
 const headers = { "a2a-version": "1.0" };
 
 const completedTask = (answer: SendMessageResponse) =>

@@ -3,17 +3,10 @@
  * ours (the AgentBuilder's node handler) vs @a2a-js/sdk's Express
  * `restHandler` on the same agent behaviour vs the raw node:http JSON echo.
  */
-import { type EchoTarget, type EchoTargets, echoScenario } from "../support/echo-targets.js";
+import { ECHO_MESSAGE, type EchoTarget, type EchoTargets, echoScenario } from "../support/echo-targets.js";
 import { requestsPerSecond } from "../support/load.js";
 
-const body = JSON.stringify({
-  message: {
-    messageId: "m-1",
-    role: "ROLE_USER",
-    parts: [{ text: "Hello, bench! This is the echo payload." }],
-    metadata: { skillId: "echo" },
-  },
-});
+const body = JSON.stringify({ message: ECHO_MESSAGE });
 const headers = { "A2A-Version": "1.0" };
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are checked loosely.

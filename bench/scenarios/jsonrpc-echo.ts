@@ -3,22 +3,10 @@
  * input as its artifact and status message, ours vs @a2a-js/sdk (Express,
  * in-memory store) vs a raw node:http JSON echo.
  */
-import { type EchoTarget, type EchoTargets, echoScenario } from "../support/echo-targets.js";
+import { ECHO_MESSAGE, type EchoTarget, type EchoTargets, echoScenario } from "../support/echo-targets.js";
 import { requestsPerSecond } from "../support/load.js";
 
-const body = JSON.stringify({
-  jsonrpc: "2.0",
-  id: 1,
-  method: "SendMessage",
-  params: {
-    message: {
-      messageId: "m-1",
-      role: "ROLE_USER",
-      parts: [{ text: "Hello, bench! This is the echo payload." }],
-      metadata: { skillId: "echo" },
-    },
-  },
-});
+const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message: ECHO_MESSAGE } });
 const headers = { "A2A-Version": "1.0" };
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are checked loosely.

@@ -7,6 +7,14 @@ import type { BenchRow, BenchScenario } from "../scenario.js";
 import { type ChildServer, type StartOptions, startServer } from "./child-server.js";
 import type { WindowHooks } from "./load.js";
 
+/** The message every echo row sends (ProtoJSON): a text part the echo skill returns. */
+export const ECHO_MESSAGE = {
+  messageId: "m-1",
+  role: "ROLE_USER",
+  parts: [{ text: "Hello, bench! This is the echo payload." }],
+  metadata: { skillId: "echo" },
+};
+
 export interface EchoTarget {
   /** `bench/servers/<server>.ts`. */
   readonly server: string;
