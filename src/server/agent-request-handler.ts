@@ -61,7 +61,7 @@ import { type BatchedFrames, batchedFrames } from "./frame-batches.js";
 import { listTasksPage } from "./list-tasks.js";
 import { LiveTasks, snapshotTask } from "./live-task.js";
 import { anyMediaTypeMatches } from "./media-types.js";
-import { newTask, streamResponse } from "./message-literals.js";
+import { newTask, sendMessageResponse, streamResponse } from "./message-literals.js";
 import type { PushNotificationConfigStore } from "./push-config-store.js";
 import { randomUuid } from "./random-uuid.js";
 import type { A2ARequestHandler } from "./request-handler.js";
@@ -148,11 +148,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
       if (!request.configuration?.returnImmediately) await execution.settled;
     }
     const task = accepted.kind === "started" ? accepted.execution.live.snapshot() : accepted.task;
-    const reply: SendMessageResponse = {
-      $typeName: "lf.a2a.v1.SendMessageResponse",
-      payload: { case: "task", value: taskView(task, { historyLength }) },
-    };
-    return reply;
+    return sendMessageResponse(taskView(task, { historyLength }));
   }
 
   sendStreamingMessage(request: SendMessageRequest, context: ServerCallContext): BatchedFrames<StreamResponse> {

@@ -15,6 +15,7 @@ import {
   type Message,
   type Part,
   Role,
+  type SendMessageResponse,
   type StreamResponse,
   type Task,
   type TaskArtifactUpdateEvent,
@@ -96,6 +97,11 @@ export function artifact(artifactId: string, name: string, parts: Part[], extras
   };
   if (extras?.metadata) made.metadata = extras.metadata;
   return made;
+}
+
+/** A blocking SendMessage's answer: the task. */
+export function sendMessageResponse(task: Task): SendMessageResponse {
+  return { $typeName: "lf.a2a.v1.SendMessageResponse", payload: { case: "task", value: task } };
 }
 
 /** A stream frame. */

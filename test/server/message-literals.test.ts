@@ -11,6 +11,7 @@ import {
   MessageSchema,
   PartSchema,
   Role,
+  SendMessageResponseSchema,
   StreamResponseSchema,
   TaskArtifactUpdateEventSchema,
   TaskSchema,
@@ -23,6 +24,7 @@ import {
   artifact,
   artifactUpdate,
   newTask,
+  sendMessageResponse,
   statusUpdate,
   streamResponse,
   taskStatus,
@@ -88,6 +90,15 @@ describe("message literals", () => {
       const payload = { case: "artifactUpdate" as const, value: artifactEvent };
       expectSame(StreamResponseSchema, streamResponse(payload), create(StreamResponseSchema, { payload }));
     }
+  });
+
+  it("sendMessageResponse answers with the task", () => {
+    const task = newTask("t", "c");
+    expectSame(
+      SendMessageResponseSchema,
+      sendMessageResponse(task),
+      create(SendMessageResponseSchema, { payload: { case: "task", value: task } }),
+    );
   });
 
   it("artifact takes a description, metadata and extensions when given", () => {

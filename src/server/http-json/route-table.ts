@@ -80,6 +80,7 @@ function splitPath(path: string): string[] | undefined {
 }
 
 const NO_VARIABLES: RouteMatch["variables"] = Object.freeze([]);
+const COLON = 0x3a;
 
 /** The path variables when `segments` fit the route; allocates only for a route that has variables. */
 function matchSegments(route: A2AHttpRoute, segments: readonly string[]): RouteMatch["variables"] | undefined {
@@ -105,8 +106,6 @@ function matchSegments(route: A2AHttpRoute, segments: readonly string[]): RouteM
   }
   return variables ?? NO_VARIABLES;
 }
-
-const COLON = 0x3a;
 
 /**
  * The route a request takes: a match, a method mismatch (answered 405 with
