@@ -3,9 +3,11 @@
  * itself in a static `brand`; an instance carries the brands of its class
  * chain under a `Symbol.for` key. `instanceof` then works across two copies of
  * the SDK in one process (two bundles, ESM and CJS side by side), which
- * prototype identity does not: a2a-js lost every typed error to that once
- * (a2a-js#612). A class may also list `matches`: brands of classes it stands
- * for without being their ancestor (a view onto another hierarchy).
+ * prototype identity does not: a2a-js once bundled each entry point with its
+ * own copy of its error classes, so `instanceof` failed across them and every
+ * typed error went out as an internal error. A class may also list `matches`:
+ * brands of classes it stands for without being their ancestor (a view onto
+ * another hierarchy).
  */
 
 const BRANDS = Symbol.for("@novaos/client-sdk/error-brands");

@@ -8,8 +8,8 @@
  * settled (however it settled), copies every value back onto the scope it was
  * started from. That is what lets a skill run as its own cancellable unit of
  * work while a `ContextVar.set()` inside it stays visible to the caller
- * afterwards (harness rule 6). `AsyncLocalStorage.run` alone gives isolation
- * but not the copy-back.
+ * afterwards (harness rule 6, docs/architecture.md). `AsyncLocalStorage.run`
+ * alone gives isolation but not the copy-back.
  *
  * A process that never creates a ContextVar pays nothing: until the first
  * one exists, `runInCopiedScope` just calls its function, and async context

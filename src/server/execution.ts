@@ -2,8 +2,8 @@
  * One run of a skill on a task: the execution harness. The skill runs as its
  * own unit of work (its own AbortSignal, its own copy of the context scope,
  * copied back when it settles), so it can be preempted while the caller's
- * context still sees what it set (rule 6). How a run ends decides what is
- * written:
+ * context still sees what it set (harness rule 6). How a run ends decides what
+ * is written (harness rules 1–5, docs/architecture.md):
  *
  * 1. Preempted by CancelTask: CANCELED was written before the preemption; the
  *    harness writes nothing more, whatever the skill does afterwards.
@@ -174,11 +174,11 @@ export class Execution {
 
   async #finalize(outcome: Exclude<Outcome, { kind: "preempted" }>): Promise<void> {
     const { logger } = this.#options;
-    // Rule 5 (and rule 1 when a CancelTask raced the return): a terminal state stands.
+    // Harness rule 5 (and harness rule 1 when a CancelTask raced the return): a terminal state stands.
     if (this.live.terminal) return;
     if (outcome.kind === "threw") {
       if (isCancellation(outcome.error)) {
-        // Rule 2: the skill gave up on its own; the task keeps its last state.
+        // Harness rule 2: the skill gave up on its own; the task keeps its last state.
         logger.info({ task_id: this.live.task.id }, "skill ended in a cancellation nobody requested; task left as is");
         return;
       }

@@ -15,7 +15,7 @@ describe("capability names", () => {
     expect(normalizeCapabilityName("résumé.parse")).toBe("résumé parse");
   });
 
-  // The reference's examples (inventory 3 §11 #23) and the scores the documented algorithm gives.
+  // The reference's examples and the scores the documented algorithm (decision C1) gives.
   it.each([
     ["web-search", "web_search", 1],
     ["web-search", "websearch", 1],

@@ -70,7 +70,7 @@ describe("StreamEvent.fromSse", () => {
   });
 });
 
-describe("StreamEvent terminality (KB-15)", () => {
+describe("StreamEvent terminality", () => {
   it.each([
     ["done", {}, true, false],
     ["error", { message: "boom" }, true, true],

@@ -1,8 +1,8 @@
 /**
  * Spec §5.1: one AgentBuilder, three bindings, the same behaviour. Every
- * scenario of issue 4 runs over JSON-RPC, HTTP+JSON and gRPC against one
- * running agent (one handler, one store) and must give the same outcome on
- * all three, which is also checked against what the spec asks for.
+ * scenario of support/scenarios.ts runs over JSON-RPC, HTTP+JSON and gRPC
+ * against one running agent (one handler, one store) and must give the same
+ * outcome on all three, which is also checked against what the spec asks for.
  */
 import { afterAll, beforeAll, describe, it } from "vitest";
 import type { AgentServer } from "../../src/server/serve-agent.js";

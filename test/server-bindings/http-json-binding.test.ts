@@ -185,7 +185,7 @@ describe("HTTP+JSON binding: query parameters (§11.5)", () => {
     expect(request()).toMatchObject({ contextId: "c-2", status: TaskState.COMPLETED, pageSize: 5 });
   });
 
-  it("leaves an absent parameter unset, so an unfiltered list is not filtered by UNSPECIFIED (a2a-js #614)", async () => {
+  it("leaves an absent parameter unset, so an unfiltered list is not filtered by UNSPECIFIED (a2a-js did, and listed nothing)", async () => {
     await send("/tasks");
     expect(request().status).toBe(TaskState.UNSPECIFIED);
     expect(request().pageSize).toBeUndefined();

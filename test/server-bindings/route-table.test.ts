@@ -59,7 +59,7 @@ describe("HTTP+JSON route table", () => {
     );
   });
 
-  it("prefers a custom verb over a variable that would swallow it (a2a-js #569)", () => {
+  it("prefers a custom verb over a variable that would swallow it (a2a-js once read x:subscribe as a task id)", () => {
     expect(matched("GET", "/tasks/t-1:subscribe").binding).toBe(a2aServiceBindings.SubscribeToTask);
     expect(matched("POST", "/tasks/message:send").binding).toBe(a2aServiceBindings.SendMessage);
   });

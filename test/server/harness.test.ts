@@ -1,5 +1,6 @@
 /**
- * The execution harness, rule by rule, over real sockets (issue 3, rules 1–8).
+ * The execution harness, rule by rule, over real sockets (harness rules 1–8,
+ * docs/architecture.md).
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { TaskState } from "../../gen/a2a_pb.js";
@@ -36,7 +37,7 @@ function newAgent(store = new InMemoryTaskStore()) {
   return new AgentBuilder({ name: "harness", version: "1.0.0", taskStore: store, ...quiet });
 }
 
-describe("rule 1: CancelTask writes CANCELED first, then preempts", () => {
+describe("harness rule 1: CancelTask writes CANCELED first, then preempts", () => {
   it("stores CANCELED before the skill's signal aborts; the skill's later writes and its result change nothing", async () => {
     const agent = newAgent();
     const started = deferred<string>();
@@ -122,7 +123,7 @@ describe("rule 1: CancelTask writes CANCELED first, then preempts", () => {
   });
 });
 
-describe("rule 2: a cancellation nobody asked for writes nothing", () => {
+describe("harness rule 2: a cancellation nobody asked for writes nothing", () => {
   it("SendMessage returns the non-terminal snapshot", async () => {
     const agent = newAgent();
     agent.skill("gives-up", async (ctx) => {
@@ -150,7 +151,7 @@ describe("rule 2: a cancellation nobody asked for writes nothing", () => {
   });
 });
 
-describe("rule 3: a dropped request detaches", () => {
+describe("harness rule 3: a dropped request detaches", () => {
   it("the skill runs on, GetTask says WORKING, SubscribeToTask reattaches and sees the terminal frame", async () => {
     const agent = newAgent();
     const gate = deferred();
@@ -217,7 +218,7 @@ describe("rule 3: a dropped request detaches", () => {
   });
 });
 
-describe("rule 4: a new message on a live task supersedes its execution", () => {
+describe("harness rule 4: a new message on a live task supersedes its execution", () => {
   it("preempts the old skill and revokes its updater; only the new run writes", async () => {
     const agent = newAgent();
     const firstStarted = deferred<string>();
@@ -257,7 +258,7 @@ describe("rule 4: a new message on a live task supersedes its execution", () => 
   });
 });
 
-describe("rule 5: the skill's own terminal write wins over its SkillResult", () => {
+describe("harness rule 5: the skill's own terminal write wins over its SkillResult", () => {
   it("reject() then returning COMPLETED leaves the task REJECTED", async () => {
     const agent = newAgent();
     const sealed = deferred<unknown>();
@@ -275,7 +276,7 @@ describe("rule 5: the skill's own terminal write wins over its SkillResult", () 
   });
 });
 
-describe("rule 6: context values set in the skill reach the caller; the skill stays cancellable", () => {
+describe("harness rule 6: context values set in the skill reach the caller; the skill stays cancellable", () => {
   const tenant = new ContextVar<string>("tenant");
 
   it("over the request handler, in process", async () => {
@@ -339,7 +340,7 @@ describe("rule 6: context values set in the skill reach the caller; the skill st
   });
 });
 
-describe("rule 7: task ids from runId; references within the context", () => {
+describe("harness rule 7: task ids from runId; references within the context", () => {
   it("seeds a new task's id from the platform runId when the caller gave none", async () => {
     const agent = newAgent();
     agent.skill("echo", async (ctx) => ({ output: ctx.runId }));
@@ -377,7 +378,7 @@ describe("rule 7: task ids from runId; references within the context", () => {
   });
 });
 
-describe("rule 8: streams", () => {
+describe("harness rule 8: streams", () => {
   it("lets the stream drain while a skill writes: unread events stay bounded, every event arrives in order", async () => {
     const agent = newAgent();
     const count = 3 * STREAM_BACKLOG;

@@ -217,7 +217,7 @@ export type HitlMessage = Message<"novaos.v1.HitlMessage"> & {
   requiresUserAction?: boolean | undefined;
 
   /**
-   * The conversation this belongs to: A2A's contextId (ADR F2).
+   * The conversation this belongs to: A2A's contextId (a NovaOS session is an A2A context).
    *
    * @generated from field: string session_id = 4 [json_name = "session_id"];
    */

@@ -100,7 +100,7 @@ export type PlatformContext = Message<"novaos.v1.PlatformContext"> & {
   traceparent: string;
 
   /**
-   * ACP's name for the A2A contextId (ADR F2).
+   * ACP's name for the A2A contextId (a NovaOS session is an A2A context).
    *
    * @generated from field: string session_id = 10 [json_name = "session_id"];
    */

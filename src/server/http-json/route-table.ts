@@ -49,7 +49,7 @@ const literalCount = (route: A2AHttpRoute) => route.segments.filter((s) => "lite
 /**
  * Most specific shape first, so every path has one meaning: a custom verb
  * beats a bare variable (`/tasks/x:subscribe` is not GetTask of `x:subscribe`,
- * the a2a-js #569 bug), more literals beat fewer, and a plain route beats a
+ * as a2a-js once read it), more literals beat fewer, and a plain route beats a
  * `/{tenant}` one (`/tasks/x` is GetTask of `x`, not ListTasks of tenant `tasks`).
  */
 function bySpecificity(a: A2AHttpRoute, b: A2AHttpRoute): number {

@@ -1,9 +1,9 @@
 /**
- * The scenarios of issue 4 (send, stream, get, list, cancel, subscribe and
- * reattach, push configs, extended card, tenant, and the errors), each a
- * function of a binding driver, with the agent they run against. The
- * equivalence suite runs them over our three bindings; the interop suite
- * runs them through @a2a-js/sdk's REST and gRPC clients.
+ * The scenarios every binding must pass alike (send, stream, get, list,
+ * cancel, subscribe and reattach, push configs, extended card, tenant, and
+ * the errors), each a function of a binding driver, with the agent they run
+ * against. The equivalence suite runs them over our three bindings; the
+ * interop suite runs them through @a2a-js/sdk's REST and gRPC clients.
  */
 import { create, type JsonObject } from "@bufbuild/protobuf";
 import { expect } from "vitest";
