@@ -7,6 +7,12 @@ export {
   type MatchMode,
   type MatchResult,
 } from "./capability-matcher.js";
-export { capabilitySimilarity, DEFAULT_SIMILARITY_THRESHOLD, normalizeCapabilityName } from "./capability-name.js";
+export {
+  CONTAINED_NAME_SIMILARITY,
+  capabilitySimilarity,
+  DEFAULT_SIMILARITY_THRESHOLD,
+  normalizeCapabilityName,
+} from "./capability-name.js";
 export { type CapabilitiesOf, type CapabilityHolder, capabilityNames } from "./capability-source.js";
+export { matchCapabilities } from "./match-capabilities.js";
 export { similarityRatio } from "./similarity.js";
