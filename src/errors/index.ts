@@ -14,3 +14,4 @@ export {
 } from "../a2a/errors.js";
 export * from "./error-mapping.js";
 export * from "./novaos-errors.js";
+export * from "./method-unavailable.js";
