@@ -1,4 +1,5 @@
 /** Capability matching and indexing over agent records (Agent DNS records or their wire form). */
+export { Capability, type CapabilityJson } from "./capability.js";
 export * from "./capability-index.js";
 export {
   type CapabilityMatch,

@@ -23,7 +23,6 @@ export {
   type DnsCallOptions,
 } from "./agent-dns-client.js";
 export {
-  type AgentDNSCapability,
   AgentDNSRecord,
   type AgentDNSRecordToClientOptions,
   type AgentRecordJson,

@@ -58,6 +58,7 @@ export {
 } from "./pause.js";
 export { type PlatformContextInit, platformContextMetadata, readPlatformContext } from "./platform-context.js";
 export { type ProgressMessageOptions, progressMessage } from "./progress-message.js";
+export { Author, MessagePart, SimpleMessage } from "./simple-message.js";
 export { type ToolResultInit, toolCallEvent, toolEventsPart, toolResultEvent } from "./tool-event.js";
 export * from "./vocabulary.js";
 export * from "./wire-keys.js";
