@@ -46,13 +46,16 @@ async function collect(stream: AsyncIterable<StreamResponse>): Promise<StreamRes
 describe("extractProgressFromStream", () => {
   it("passes every frame through and reports progress from status updates and artifact chunks", async () => {
     await using client = new Client({ baseUrl: running.url });
-    const plain = await collect(client.sendStreamingMessage("go"));
+    const plain = await collect(client.sendStreamingMessage("Go", { skillId: "research" }));
+    // The reference's example: print progress as it comes, read the frames as usual.
     const reports: ProgressMessage[] = [];
-    const watched = await collect(
-      extractProgressFromStream(client.sendStreamingMessage("go"), (p) => {
-        reports.push(p);
-      }),
-    );
+    const watched: StreamResponse[] = [];
+    for await (const frame of extractProgressFromStream(
+      client.sendStreamingMessage("Go", { skillId: "research" }),
+      (p) => reports.push(p),
+    )) {
+      watched.push(frame);
+    }
     const shape = (frames: StreamResponse[]) => frames.map((f) => f.payload.case);
     expect(shape(watched)).toEqual(shape(plain));
     expect(reports.map((p) => [p.message, p.progress?.percentage])).toEqual([
