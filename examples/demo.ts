@@ -7,10 +7,12 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import {
   type Artifact,
+  artifactText,
   Client,
   createLogger,
   extractAll,
   type Message,
+  messageText,
   type StreamResponse,
   type Task,
   TaskNotFoundError,
@@ -20,8 +22,8 @@ import {
 import { createExampleAgent } from "./example-agent.js";
 
 const state = (task: Pick<Task, "status">) => TaskState[task.status?.state ?? TaskState.UNSPECIFIED];
-const text = (message: Pick<Message | Artifact, "parts"> | undefined) =>
-  (message?.parts ?? []).flatMap((p) => (p.content.case === "text" ? [p.content.value] : [])).join("");
+const text = (carrier: Message | Artifact | undefined) =>
+  carrier === undefined ? "" : carrier.$typeName === "lf.a2a.v1.Message" ? messageText(carrier) : artifactText(carrier);
 const say = (line: string) => process.stdout.write(`${line}\n`);
 let failures = 0;
 function check(ok: boolean, what: string): void {

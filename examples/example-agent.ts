@@ -11,11 +11,16 @@
  * Callers pick a skill with `message.metadata.skillId`.
  */
 import { setTimeout as delay } from "node:timers/promises";
-import { type Logger, Role } from "../src/index.js";
-import { createHitlMessage, HitlType } from "../src/messages/index.js";
-import { AgentBuilder } from "../src/server/agent-builder.js";
-import { InMemoryPushNotificationConfigStore } from "../src/server/push-config-store.js";
-import { textPart } from "../src/server/task-updater.js";
+import {
+  AgentBuilder,
+  createHitlMessage,
+  HitlType,
+  InMemoryPushNotificationConfigStore,
+  type Logger,
+  messageText,
+  Role,
+  textPart,
+} from "../src/index.js";
 
 export interface ExampleAgentOptions {
   /** Pause between two sentences of a story. Default 150 ms. */
@@ -79,8 +84,8 @@ export function createExampleAgent(options: ExampleAgentOptions = {}): AgentBuil
         await ctx.taskUpdater.requiresInput(question);
         return { status: "WAITING_USER" };
       }
-      const request = ctx.task.history.find((m) => m.role === Role.USER)?.parts[0]?.content;
-      const what = request?.case === "text" ? request.value : "the trip";
+      const request = ctx.task.history.find((m) => m.role === Role.USER);
+      const what = (request && messageText(request)) || "the trip";
       if (/^\s*y(es)?\s*$/i.test(text)) return { output: `Booked: ${what}.`, metadata: { confirmation: "NOVA-42" } };
       return { output: `Not booked: ${what}.`, status: "REJECTED" };
     },

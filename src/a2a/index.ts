@@ -1,4 +1,5 @@
 /** The A2A protocol layer: everything the bindings share, with no NovaOS knowledge. */
+export * from "./agent-card-lookups.js";
 export * from "./artifacts.js";
 export * from "./bindings.js";
 export * from "./constants.js";
@@ -9,10 +10,15 @@ export * from "./extensions.js";
 export * from "./extensions-header.js";
 export * from "./headers.js";
 export * from "./jsonrpc.js";
+export * from "./message-factory.js";
+export * from "./parts.js";
 export * from "./protojson.js";
 export * from "./required-fields.js";
+export * from "./result-kind.js";
 export * from "./sse.js";
 export * from "./stream-frame.js";
+export * from "./stream-text.js";
 export * from "./task-state.js";
+export * from "./text.js";
 export * from "./timestamps.js";
 export * from "./version.js";

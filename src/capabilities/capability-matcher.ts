@@ -9,7 +9,7 @@
  * keep the input order.
  */
 import { NovaOSValidationError } from "../errors/novaos-errors.js";
-import { capabilitySimilarity, DEFAULT_SIMILARITY_THRESHOLD } from "./capability-name.js";
+import { bestCapabilityMatch, DEFAULT_SIMILARITY_THRESHOLD } from "./capability-name.js";
 import { type CapabilitiesOf, type CapabilityHolder, capabilityNames } from "./capability-source.js";
 
 export type MatchMode = "any" | "all";
@@ -74,15 +74,10 @@ export class CapabilityMatcher<T = CapabilityHolder> {
 
   /** The agent's best capability for `required`, if it reaches the threshold. */
   bestMatch(required: string, capabilities: readonly string[]): CapabilityMatch | undefined {
-    let best: CapabilityMatch | undefined;
-    for (const capability of capabilities) {
-      const similarity = capabilitySimilarity(required, capability, { normalize: this.normalizeNames });
-      if (similarity >= this.similarityThreshold && similarity > (best?.similarity ?? -1)) {
-        best = { required, capability, similarity };
-        if (similarity === 1) break;
-      }
-    }
-    return best;
+    const best = bestCapabilityMatch(required, capabilities, this.similarityThreshold, {
+      normalize: this.normalizeNames,
+    });
+    return best && { required, ...best };
   }
 
   /** How well one agent covers `required`. */

@@ -1,4 +1,5 @@
 /** Capability matching and indexing over agent records (Agent DNS records or their wire form). */
+export { Capability, type CapabilityJson } from "./capability.js";
 export * from "./capability-index.js";
 export {
   type CapabilityMatch,
@@ -7,6 +8,12 @@ export {
   type MatchMode,
   type MatchResult,
 } from "./capability-matcher.js";
-export { capabilitySimilarity, DEFAULT_SIMILARITY_THRESHOLD, normalizeCapabilityName } from "./capability-name.js";
+export {
+  CONTAINED_NAME_SIMILARITY,
+  capabilitySimilarity,
+  DEFAULT_SIMILARITY_THRESHOLD,
+  normalizeCapabilityName,
+} from "./capability-name.js";
 export { type CapabilitiesOf, type CapabilityHolder, capabilityNames } from "./capability-source.js";
+export { matchCapabilities } from "./match-capabilities.js";
 export { similarityRatio } from "./similarity.js";

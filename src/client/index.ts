@@ -17,5 +17,6 @@ export {
 } from "./interceptors.js";
 export { type SelectInterfaceOptions, selectInterface, tenantFromCard } from "./interface-selection.js";
 export * from "./message-input.js";
+export * from "./progress-stream.js";
 export * from "./task-messages.js";
 export type { StreamingMethod, UnaryMethod } from "./transport.js";

@@ -7,16 +7,12 @@
  * (e.g. a `0.3` twin of a `1.0` interface) is never chosen.
  */
 import type { AgentCard, AgentInterface } from "../../gen/a2a_pb.js";
+import { speaksInterface as speaks } from "../a2a/agent-card-lookups.js";
 import type { ProtocolBinding } from "../a2a/constants.js";
-import { isSupportedVersion } from "../a2a/version.js";
 
 export interface SelectInterfaceOptions {
   /** Walk the client's bindings in its own order instead of the card's. Default false. */
   useClientPreference?: boolean;
-}
-
-function speaks(iface: AgentInterface): boolean {
-  return iface.protocolVersion === "" || isSupportedVersion(iface.protocolVersion);
 }
 
 export function selectInterface(

@@ -8,9 +8,14 @@
 
 import { type Task, TaskState } from "../../gen/a2a_pb.js";
 import type { ErrorMessage } from "../../gen/novaos/v1/error_message_pb.js";
-import type { HitlMessage } from "../../gen/novaos/v1/hitl_pb.js";
+import type { HitlMessage, HitlResponse } from "../../gen/novaos/v1/hitl_pb.js";
 import type { ProgressMessage } from "../../gen/novaos/v1/progress_pb.js";
-import { extractErrorMessage, extractHitlMessage, extractProgressMessage } from "../messages/message-parser.js";
+import {
+  extractErrorMessage,
+  extractHitlMessage,
+  extractHitlResponse,
+  extractProgressMessage,
+} from "../messages/message-parser.js";
 
 /** What can hold a NovaOS payload: the task's artifacts, then its status message. */
 function carriers(task: Task): unknown[] {
@@ -34,6 +39,28 @@ export function extractErrorMessages(task: Task): ErrorMessage[] {
 
 export function extractProgressMessages(task: Task): ProgressMessage[] {
   return collect(task, extractProgressMessage);
+}
+
+/** The NovaOS messages of a task, grouped by kind; every list is present, empty when none was found. */
+export interface StandardizedMessages {
+  hitl: HitlMessage[];
+  error: ErrorMessage[];
+  progress: ProgressMessage[];
+  hitlResponse: HitlResponse[];
+}
+
+/**
+ * Every HITL message, error, progress report and HITL response in the task's
+ * artifacts and status message, grouped by kind, each list in that order.
+ * (Pauses, skill errors and tool events: `extractAll` on a carrier.)
+ */
+export function extractStandardizedMessages(task: Task): StandardizedMessages {
+  return {
+    hitl: extractHitlMessages(task),
+    error: extractErrorMessages(task),
+    progress: extractProgressMessages(task),
+    hitlResponse: collect(task, extractHitlResponse),
+  };
 }
 
 /**

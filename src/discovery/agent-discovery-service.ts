@@ -14,6 +14,7 @@
  */
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { AgentCard, AgentExtension, AgentSkill } from "../../gen/a2a_pb.js";
+import { cardExtensions, interfaceUrl, skillById, skillIds, supportsExtension } from "../a2a/agent-card-lookups.js";
 import { PROTOCOL_BINDING_JSONRPC, type ProtocolBinding } from "../a2a/constants.js";
 import type { AuthProvider } from "../client/auth.js";
 import type { Client } from "../client/client.js";
@@ -149,17 +150,17 @@ export class AgentDiscoveryService implements AsyncDisposable {
 
   /** Every extension the card declares. */
   async extensions(): Promise<AgentExtension[]> {
-    return (await this.agentCard()).capabilities?.extensions ?? [];
+    return cardExtensions(await this.agentCard());
   }
 
   /** Whether the card declares the extension `uri` (exact match). */
   async supportsExtension(uri: string): Promise<boolean> {
-    return (await this.extensions()).some((e) => e.uri === uri);
+    return supportsExtension(await this.agentCard(), uri);
   }
 
-  /** The URL of the card's first interface for `binding`, or undefined; never another binding's. */
+  /** The URL of the card's first interface for `binding` that this SDK can call, or undefined; never another binding's. */
   async interfaceUrl(binding: ProtocolBinding | string = PROTOCOL_BINDING_JSONRPC): Promise<string | undefined> {
-    return (await this.agentCard()).supportedInterfaces.find((i) => i.protocolBinding === binding)?.url;
+    return interfaceUrl(await this.agentCard(), binding);
   }
 
   async skills(): Promise<AgentSkill[]> {
@@ -168,15 +169,15 @@ export class AgentDiscoveryService implements AsyncDisposable {
 
   /** The advertised skill with this id, or undefined. */
   async skill(skillId: string): Promise<AgentSkill | undefined> {
-    return (await this.skills()).find((s) => s.id === skillId);
+    return skillById(await this.agentCard(), skillId);
   }
 
   /** The advertised skill with this id; NovaOSAgentNotFoundError naming the advertised ids otherwise. */
   async requireSkill(skillId: string): Promise<AgentSkill> {
-    const skills = await this.skills();
-    const found = skills.find((s) => s.id === skillId);
+    const card = await this.agentCard();
+    const found = skillById(card, skillId);
     if (found) return found;
-    const advertised = skills.map((s) => s.id);
+    const advertised = skillIds(card);
     throw new NovaOSAgentNotFoundError(
       `Agent at ${this.baseUrl} advertises no skill ${JSON.stringify(skillId)} (advertised: ${advertised.join(", ") || "none"})`,
       { details: { skillId, advertisedSkillIds: advertised } },

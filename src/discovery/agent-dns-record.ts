@@ -15,6 +15,7 @@
 import type { components } from "../../gen/openapi/agent-dns.js";
 import type { ProtocolBinding } from "../a2a/constants.js";
 import { isJsonObject } from "../a2a/json-object.js";
+import { Capability } from "../capabilities/capability.js";
 import { capabilitySimilarity, DEFAULT_SIMILARITY_THRESHOLD } from "../capabilities/capability-name.js";
 import type { Client } from "../client/client.js";
 import { NovaOSDNSError } from "../errors/novaos-errors.js";
@@ -23,13 +24,6 @@ import { createGuardedClient, type GuardedClientOptions } from "./guarded-client
 
 /** The wire form of a record (gen/openapi/agent-dns.ts). */
 export type AgentRecordJson = components["schemas"]["AgentRecord"];
-
-/** A capability as a registry describes it. */
-export interface AgentDNSCapability {
-  name: string;
-  description?: string | undefined;
-  metadata?: Readonly<Record<string, unknown>> | undefined;
-}
 
 /** The status of a record that does not name one. */
 export const DEFAULT_AGENT_STATUS = "active";
@@ -59,14 +53,13 @@ function parseDate(value: unknown): Date | undefined {
   return Number.isNaN(date.getTime()) ? undefined : date;
 }
 
-function capabilityOf(entry: unknown): AgentDNSCapability | undefined {
-  if (typeof entry === "string") return entry === "" ? undefined : { name: entry };
-  if (!isJsonObject(entry) || typeof entry.name !== "string" || entry.name === "") return undefined;
-  return {
-    name: entry.name,
-    ...(typeof entry.description === "string" ? { description: entry.description } : {}),
-    ...(isJsonObject(entry.metadata) ? { metadata: entry.metadata } : {}),
-  };
+/** A registry entry as a Capability; entries that name none are skipped (records are read leniently). */
+function capabilityOf(entry: unknown): Capability | undefined {
+  try {
+    return Capability.fromJson(entry);
+  } catch {
+    return undefined;
+  }
 }
 
 export class AgentDNSRecord {
@@ -157,8 +150,8 @@ export class AgentDNSRecord {
   }
 
   /** The record's capabilities, then those in `metadata.capabilities` (names or objects), one per name. */
-  getCapabilities(): AgentDNSCapability[] {
-    const seen = new Map<string, AgentDNSCapability>();
+  getCapabilities(): Capability[] {
+    const seen = new Map<string, Capability>();
     const fromMetadata = Array.isArray(this.metadata.capabilities) ? this.metadata.capabilities : [];
     for (const entry of [...this.capabilities, ...fromMetadata]) {
       const capability = capabilityOf(entry);

@@ -91,3 +91,15 @@ export function getDnsUrlFromEnv(options: DnsUrlOptions = {}): string {
       `${DEFAULT_DNS_SERVICE_PORT}, for ${DNS_SERVICE_HOST_ENV}), or pass customUrl. There is no default host.`,
   );
 }
+
+/**
+ * The Agent DNS URL configured for `environment` (default
+ * `getEnvironment()`): `getDnsUrlFromEnv` with that environment's
+ * `ACP_DNS_URL_<ENV>`. There is no per-environment default host, so when
+ * nothing is configured this throws the RangeError naming `AGENT_DNS_URL`,
+ * `ACP_DNS_URL`, `DNS_SERVICE_HOST` (+ `DNS_SERVICE_PORT`) and
+ * `ACP_DNS_URL_<ENV>`.
+ */
+export function getDnsUrlForEnvironment(environment?: Environment, env?: Env): string {
+  return getDnsUrlFromEnv({ ...(environment ? { environment } : {}), ...(env ? { env } : {}) });
+}

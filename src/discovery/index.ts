@@ -23,7 +23,6 @@ export {
   type DnsCallOptions,
 } from "./agent-dns-client.js";
 export {
-  type AgentDNSCapability,
   AgentDNSRecord,
   type AgentDNSRecordToClientOptions,
   type AgentRecordJson,
@@ -48,6 +47,7 @@ export {
   DNS_SERVICE_HOST_ENV,
   DNS_SERVICE_PORT_ENV,
   type DnsUrlOptions,
+  getDnsUrlForEnvironment,
   getDnsUrlFromEnv,
 } from "./dns-url-from-env.js";
 export { type FetchAgentCardOptions, fetchAgentCard } from "./fetch-agent-card.js";

@@ -13,4 +13,5 @@ export {
   VersionNotSupportedError,
 } from "../a2a/errors.js";
 export * from "./error-mapping.js";
+export * from "./method-unavailable.js";
 export * from "./novaos-errors.js";

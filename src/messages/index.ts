@@ -18,7 +18,14 @@ export {
 } from "../../gen/novaos/v1/platform_context_pb.js";
 export * from "../../gen/novaos/v1/progress_pb.js";
 export * from "../../gen/novaos/v1/tool_event_pb.js";
-export { isA2AShaped } from "./a2a-shape.js";
+export { isA2AShaped, isA2AShaped as isA2AMessage } from "./a2a-shape.js";
+export {
+  ARTIFACT_REVISION_KEY,
+  artifactRevision,
+  DEFAULT_ARTIFACT_REVISION,
+  revisedArtifact,
+  withArtifactRevision,
+} from "./artifact-revision.js";
 export { type ErrorMessageOptions, ErrorMessages, errorMessage, skillErrorPart } from "./error-message.js";
 export {
   DEFAULT_SUBMIT_ACTION,
@@ -51,6 +58,7 @@ export {
 } from "./pause.js";
 export { type PlatformContextInit, platformContextMetadata, readPlatformContext } from "./platform-context.js";
 export { type ProgressMessageOptions, progressMessage } from "./progress-message.js";
+export { Author, MessagePart, SimpleMessage } from "./simple-message.js";
 export { type ToolResultInit, toolCallEvent, toolEventsPart, toolResultEvent } from "./tool-event.js";
 export * from "./vocabulary.js";
 export * from "./wire-keys.js";

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { clone, create, type DescMessage, type JsonObject, type MessageShape } from "@bufbuild/protobuf";
-import { type Message, MessageSchema, type Part, PartSchema, Role } from "../../gen/a2a_pb.js";
+import { type Message, MessageSchema, type Part, Role } from "../../gen/a2a_pb.js";
 import { type ErrorMessage, ErrorMessageSchema } from "../../gen/novaos/v1/error_message_pb.js";
 import {
   type HitlMessage,
@@ -17,6 +17,7 @@ import {
   HitlResponseSchema,
 } from "../../gen/novaos/v1/hitl_pb.js";
 import { type ProgressMessage, ProgressMessageSchema } from "../../gen/novaos/v1/progress_pb.js";
+import { textPart } from "../a2a/parts.js";
 import { encodeMessage } from "../a2a/protojson.js";
 import { sameMediaType } from "./a2a-shape.js";
 import { type ErrorMessageOptions, errorMessage } from "./error-message.js";
@@ -55,11 +56,8 @@ interface SessionOptions extends EnvelopeOptions {
 }
 
 /** A text part; `text/plain` (the default) is left implicit, any other type is the part's `mediaType`. */
-function textPart(text: string, mediaType: string = DEFAULT_MEDIA_TYPE): Part {
-  return create(PartSchema, {
-    content: { case: "text", value: text },
-    mediaType: sameMediaType(mediaType, DEFAULT_MEDIA_TYPE) ? "" : mediaType,
-  });
+function visibleText(text: string, mediaType: string = DEFAULT_MEDIA_TYPE): Part {
+  return textPart(text, sameMediaType(mediaType, DEFAULT_MEDIA_TYPE) ? {} : { mediaType });
 }
 
 /** The metadata part holding one payload member in its wire JSON. */
@@ -78,7 +76,7 @@ function message(role: Role, parts: Part[], sessionId: string, envelope: Envelop
 }
 
 const agent = (content: string, part: Part, sessionId: string, envelope: EnvelopeOptions, mediaType?: string) =>
-  message(Role.AGENT, [textPart(content, mediaType), part], sessionId, envelope);
+  message(Role.AGENT, [visibleText(content, mediaType), part], sessionId, envelope);
 
 /** An error message: `content` is shown and is the payload's `message`. */
 export function createErrorMessage(
@@ -135,7 +133,7 @@ export function createMessageWithHitlResponse(
 ): Message {
   const response = hitlResponse(actionId, sessionId, options);
   const part = memberPart(NOVAOS_HITL_RESPONSE_KEY, HitlResponseSchema, response);
-  return message(Role.USER, [textPart(content), part], sessionId, options);
+  return message(Role.USER, [visibleText(content), part], sessionId, options);
 }
 
 /**

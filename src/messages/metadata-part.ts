@@ -6,11 +6,12 @@
  * legacy forms: an ACP part holding the payload as a JSON string under the
  * vendor content type, and a legacy message's `metadata` dictionary.
  */
-import { create, fromJson, isMessage, type JsonObject, toJson } from "@bufbuild/protobuf";
+import { isMessage, type JsonObject, toJson } from "@bufbuild/protobuf";
 import { ValueSchema } from "@bufbuild/protobuf/wkt";
 import { type Part, PartSchema } from "../../gen/a2a_pb.js";
 import { NovaOSMetadataSchema } from "../../gen/novaos/v1/metadata_pb.js";
 import { isJsonObject } from "../a2a/json-object.js";
+import { dataPart } from "../a2a/parts.js";
 import { isA2AShaped, sameMediaType } from "./a2a-shape.js";
 import {
   NOVAOS_METADATA_MEDIA_TYPE,
@@ -29,11 +30,7 @@ export function skillMetadataPart(data: JsonObject): Part {
 }
 
 function taggedDataPart(data: JsonObject, mediaType: string): Part {
-  return create(PartSchema, {
-    content: { case: "data", value: fromJson(ValueSchema, data) },
-    metadata: { [NOVAOS_METADATA_PART_KEY]: mediaType },
-    mediaType,
-  });
+  return dataPart(data, { mediaType, metadata: { [NOVAOS_METADATA_PART_KEY]: mediaType } });
 }
 
 function isTagged(metadata: unknown, mediaType: unknown): boolean {

@@ -28,6 +28,9 @@ export const NOVAOS_METADATA_PART_KEY = "content_type";
 /** The message `metadata` key naming the skill to run: the A2A model has no field for it. */
 export const SKILL_ID_METADATA_KEY = "skillId";
 
+/** The message `metadata` key carrying a `SimpleMessage`'s author (`{ name, role?, metadata? }`): A2A has no field for it. */
+export const AUTHOR_METADATA_KEY = "author";
+
 /** The request / message `metadata` key under which the platform puts its `PlatformContext`. */
 export const NOVAOS_CONTEXT_METADATA_KEY = "novaosContext";
 

@@ -141,6 +141,26 @@ export class AgentExecutionContext<TTools = never> {
     return (this.#init.platform?.history ?? []).map((t) => ({ role: t.role, content: t.content }));
   }
 
+  /**
+   * Whether the platform gates this run's MCP writes behind
+   * write-confirmation pauses (its token carries a write-capable `mcp:*`
+   * scope). A run-level hint set when the token was minted, not a per-tool
+   * answer; false when the platform said nothing.
+   */
+  get mcpWriteHitlActive(): boolean {
+    return this.#init.platform?.mcpWriteHitlActive ?? false;
+  }
+
+  /**
+   * The memory budgets (by kind, e.g. tokens) the platform attached for a
+   * memory pre-fetch, or undefined when it attached none: the agent does not
+   * declare the memory capability. An empty map counts as none.
+   */
+  get memoryBudget(): Readonly<Record<string, number>> | undefined {
+    const budget = this.#init.platform?.memoryBudget;
+    return budget && Object.keys(budget).length > 0 ? { ...budget } : undefined;
+  }
+
   /** The raw platform context, when the request carried one. */
   get platformContext(): PlatformContext | undefined {
     return this.#init.platform;
@@ -248,6 +268,16 @@ export class AgentExecutionContext<TTools = never> {
    * secret throws `SecretNotDeliveredError` listing the names that were
    * delivered.
    */
+  /**
+   * The name of every secret delivered with this request, sorted; empty when
+   * none were. Safe to log (names travel in the clear): it tells "this
+   * instance declares no such secret" from "delivery is not working".
+   */
+  get secretNames(): readonly string[] {
+    const source = this.#init.secrets;
+    return source ? [...source.deliveredNames(this.#secretCall())].sort() : [];
+  }
+
   getSecret(name: string): Promise<string>;
   getSecret<D>(name: string, options: { default: D }): Promise<string | D>;
   async getSecret<D>(name: string, options?: { default: D }): Promise<string | D> {
@@ -257,7 +287,7 @@ export class AgentExecutionContext<TTools = never> {
     const value = source ? await raceSignal(source.getSecret(name, call), this.signal) : undefined;
     if (value !== undefined) return value;
     if (options && Object.hasOwn(options, "default")) return options.default;
-    const delivered = source ? [...source.deliveredNames(call)].sort() : [];
+    const delivered = this.secretNames;
     throw new SecretNotDeliveredError(
       `Secret '${name}' was not delivered with this request` +
         (delivered.length > 0 ? ` (delivered: ${delivered.join(", ")})` : " (no secrets were delivered)"),

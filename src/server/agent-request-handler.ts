@@ -49,6 +49,7 @@ import { headerValue } from "../a2a/headers.js";
 import { invalidParams } from "../a2a/protojson.js";
 import { frameState } from "../a2a/stream-frame.js";
 import { isTerminalState } from "../a2a/task-state.js";
+import { messageText } from "../a2a/text.js";
 import { checkVersion, requestedVersion } from "../a2a/version.js";
 import { readPlatformContext } from "../messages/platform-context.js";
 import { NOVAOS_CONTEXT_HEADERS } from "../runtime/execution-context.js";
@@ -263,7 +264,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
       tools: this.#options.tools,
     });
     // Starting writes WORKING, which stores the task.
-    execution.start(route.skill.handler, ctx, inputText(message));
+    execution.start(route.skill.handler, ctx, messageText(message));
     return { kind: "started", execution, snapshot };
   }
 
@@ -519,13 +520,6 @@ function checkAcceptsMessages(task: Task, message: Message): void {
       { field: "message.contextId", description: `Task ${task.id} belongs to context ${task.contextId}` },
     ]);
   }
-}
-
-/** The text a skill receives: its text parts, concatenated. */
-function inputText(message: Message): string {
-  let text = "";
-  for (const part of message.parts) if (part.content.case === "text") text += part.content.value;
-  return text;
 }
 
 /**

@@ -15,12 +15,12 @@ describe("CapabilityIndex", () => {
 
   it("indexes normalised names from the list and from metadata, each agent once per name", () => {
     expect(index.capabilities).toEqual([
-      "web search",
+      "web-search",
       "websearch",
       "summarize",
       "translate",
       "ocr",
-      "image generation",
+      "image-generation",
     ]);
     expect(ids(index.findAgentsByCapability("WEB SEARCH"))).toEqual(["a"]);
     expect(ids(index.findAgentsByCapability("ocr"))).toEqual(["c"]);
@@ -31,6 +31,12 @@ describe("CapabilityIndex", () => {
     expect(ids(index.findAgentsByCapability("web-search", { fuzzy: true }))).toEqual(["a", "b"]);
     expect(ids(index.findAgentsByCapability("summarise", { fuzzy: true }))).toEqual(["b", "c"]);
     expect(index.findAgentsByCapability("painting", { fuzzy: true })).toEqual([]);
+  });
+
+  it("uses matchCapabilities' rule: a name contained word for word scores 0.6", () => {
+    expect(index.findAgentsByCapability("image", { fuzzy: true })).toEqual([]);
+    const lenient = new CapabilityIndex(agents, { similarityThreshold: 0.6 });
+    expect(ids(lenient.findAgentsByCapability("image", { fuzzy: true }))).toEqual(["d"]);
   });
 
   it("combines capabilities with AND by default and OR on request, in input order", () => {

@@ -49,6 +49,13 @@ describe("CapabilityMatcher", () => {
     expect(ids(new CapabilityMatcher({ similarityThreshold: 0.2 }).match(agents, ["web-search"]))).toContain("painter");
   });
 
+  it("uses matchCapabilities' rule: a name contained word for word scores 0.6", () => {
+    expect(new CapabilityMatcher().match(agents, ["image"])).toEqual([]);
+    const [painter] = new CapabilityMatcher({ similarityThreshold: 0.6 }).match(agents, ["image"]);
+    expect(painter?.agent.id).toBe("painter");
+    expect(painter?.matches).toEqual([{ required: "image", capability: "image-generation", similarity: 0.6 }]);
+  });
+
   it("compares raw names when normalisation is off", () => {
     const m = new CapabilityMatcher({ normalizeNames: false, similarityThreshold: 1 });
     expect(ids(m.match(agents, ["web-search"]))).toEqual(["searcher"]);

@@ -6,9 +6,15 @@ import {
   extractHitlMessages,
   extractProgressMessages,
   extractSessionId,
+  extractStandardizedMessages,
   pendingInputRequests,
 } from "../../src/client/task-messages.js";
-import { createErrorMessage, createHitlMessage, createProgressMessage } from "../../src/messages/message-builder.js";
+import {
+  createErrorMessage,
+  createHitlMessage,
+  createMessageWithHitlResponse,
+  createProgressMessage,
+} from "../../src/messages/message-builder.js";
 import { ErrorType, HitlType, ProgressStatus } from "../../src/messages/vocabulary.js";
 
 function taskWith(state: TaskState, status: Message | undefined, artifacts: Message[] = []): Task {
@@ -47,5 +53,27 @@ describe("task messages", () => {
       taskWith(TaskState.INPUT_REQUIRED, createHitlMessage("?", HitlType.INPUT_REQUEST)),
     );
     expect(anonymous && extractSessionId(anonymous)).toBeUndefined();
+  });
+});
+
+describe("extractStandardizedMessages", () => {
+  it("groups every NovaOS message of the task by kind, every list present", () => {
+    const error = createErrorMessage("boom", ErrorType.VALIDATION_ERROR);
+    const progress = createProgressMessage("half", ProgressStatus.IN_PROGRESS, { percentage: 50 });
+    const answer = createMessageWithHitlResponse("yes", "confirm", "s1");
+    const grouped = extractStandardizedMessages(
+      taskWith(TaskState.INPUT_REQUIRED, ask, [info, error, progress, answer]),
+    );
+    expect(Object.keys(grouped).sort()).toEqual(["error", "hitl", "hitlResponse", "progress"]);
+    expect(grouped.hitl.map((h) => h.content)).toEqual(["FYI", "Proceed?"]);
+    expect(grouped.error.map((e) => e.message)).toEqual(["boom"]);
+    expect(grouped.progress.map((p) => p.progress?.percentage)).toEqual([50]);
+    expect(grouped.hitlResponse.map((r) => r.actionId)).toEqual(["confirm"]);
+    expect(extractStandardizedMessages(taskWith(TaskState.WORKING, undefined))).toEqual({
+      hitl: [],
+      error: [],
+      progress: [],
+      hitlResponse: [],
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { getDnsUrlFromEnv } from "../../src/discovery/dns-url-from-env.js";
+import { getDnsUrlForEnvironment, getDnsUrlFromEnv } from "../../src/discovery/dns-url-from-env.js";
 
 describe("getDnsUrlFromEnv", () => {
   const all = {
@@ -67,5 +67,36 @@ describe("getDnsUrlFromEnv", () => {
     ]) {
       expect(message).toContain(name);
     }
+  });
+});
+
+describe("getDnsUrlForEnvironment", () => {
+  it("holds the reference's example: raises unless a DNS variable is configured, naming every way to configure one", () => {
+    let error: unknown;
+    try {
+      getDnsUrlForEnvironment("staging", {});
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(RangeError);
+    for (const name of [
+      "AGENT_DNS_URL",
+      "ACP_DNS_URL",
+      "DNS_SERVICE_HOST",
+      "DNS_SERVICE_PORT",
+      "ACP_DNS_URL_STAGING",
+    ]) {
+      expect((error as Error).message).toContain(name);
+    }
+    expect((error as Error).message).toContain("There is no default host");
+  });
+
+  it("answers the URL configured for that environment, never a default host", () => {
+    const env = { ACP_DNS_URL_STAGING: "http://staging-dns:8000", ACP_DNS_URL_PROD: "https://prod-dns" };
+    expect(getDnsUrlForEnvironment("staging", env)).toBe("http://staging-dns:8000");
+    expect(getDnsUrlForEnvironment("prod", env)).toBe("https://prod-dns");
+    expect(() => getDnsUrlForEnvironment("dev", env)).toThrow(/ACP_DNS_URL_DEV/);
+    expect(getDnsUrlForEnvironment(undefined, { ...env, ENVIRONMENT: "prod" })).toBe("https://prod-dns");
+    expect(getDnsUrlForEnvironment("dev", { AGENT_DNS_URL: "http://agent-dns:8000" })).toBe("http://agent-dns:8000");
   });
 });

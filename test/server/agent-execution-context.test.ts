@@ -266,3 +266,32 @@ describe("the inbound request", () => {
     expect(seen).toEqual({ parts: 2, meta: "test", modes: ["text/plain"] });
   });
 });
+
+describe("context accessors the reference names", () => {
+  it("secretNames lists what was delivered, sorted; empty without a source", async () => {
+    const secrets: SecretSource = {
+      getSecret: async () => undefined,
+      deliveredNames: () => ["SMTP_PASSWORD", "AWS_REGION"],
+    };
+    const names = await probe((ctx) => ctx.secretNames, { message: userMessage("hi") }, V1, { secrets });
+    expect(names).toEqual(["AWS_REGION", "SMTP_PASSWORD"]);
+    expect(await probe((ctx) => ctx.secretNames, { message: userMessage("hi") })).toEqual([]);
+  });
+
+  it("mcpWriteHitlActive and memoryBudget read the platform context, with their defaults when absent", async () => {
+    const seen = await probe((ctx) => [ctx.mcpWriteHitlActive, ctx.memoryBudget], {
+      message: userMessage("hi"),
+      metadata: platformContextMetadata({ mcpWriteHitlActive: true, memoryBudget: { tokens: 4000, items: 20 } }),
+    });
+    expect(seen).toEqual([true, { tokens: 4000, items: 20 }]);
+    expect(await probe((ctx) => [ctx.mcpWriteHitlActive, ctx.memoryBudget], { message: userMessage("hi") })).toEqual([
+      false,
+      undefined,
+    ]);
+    const empty = await probe((ctx) => ctx.memoryBudget, {
+      message: userMessage("hi"),
+      metadata: platformContextMetadata({ memoryBudget: {} }),
+    });
+    expect(empty).toBeUndefined();
+  });
+});

@@ -1,0 +1,54 @@
+/**
+ * Parts (spec §4.1.6) for hand-built messages and artifacts: text, structured
+ * data, and files inline or by URL. Each is a generated `Part`, ready for
+ * `userMessage`, `ctx.taskUpdater.addArtifact` or any A2A call. A part names
+ * a `mediaType` only when the caller gives one; a reader treats a text part
+ * without one as `text/plain`.
+ */
+import { create, fromJson, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
+import { ValueSchema } from "@bufbuild/protobuf/wkt";
+import { type Part, PartSchema } from "../../gen/a2a_pb.js";
+
+/** What every part may carry besides its content. */
+export interface PartOptions {
+  /** The content's media type (`text/markdown`, `application/json`, `image/png`…). */
+  mediaType?: string;
+  /** Free-form metadata of the part. */
+  metadata?: JsonObject;
+}
+
+/** What a file part may carry besides its content. */
+export interface FilePartOptions extends PartOptions {
+  /** The file's name, as a recipient should save it. */
+  filename?: string;
+}
+
+function part(content: Part["content"], options: FilePartOptions): Part {
+  return create(PartSchema, {
+    content,
+    mediaType: options.mediaType ?? "",
+    filename: options.filename ?? "",
+    ...(options.metadata ? { metadata: options.metadata } : {}),
+  });
+}
+
+/** A text part. */
+export function textPart(text: string, options: PartOptions = {}): Part {
+  return part({ case: "text", value: text }, options);
+}
+
+/** A structured-data part holding any JSON value (object, array, string, number, boolean or null). */
+export function dataPart(data: JsonValue, options: PartOptions = {}): Part {
+  return part({ case: "data", value: fromJson(ValueSchema, data) }, options);
+}
+
+/** A file part with its bytes inline (`raw`, base64 in JSON). */
+export function filePart(bytes: Uint8Array, options: FilePartOptions = {}): Part {
+  return part({ case: "raw", value: bytes }, options);
+}
+
+/** A file part by reference: the recipient fetches `url`, which must be absolute (RangeError otherwise). */
+export function urlPart(url: string, options: FilePartOptions = {}): Part {
+  if (!URL.canParse(url)) throw new RangeError(`urlPart needs an absolute URL, got ${JSON.stringify(url)}`);
+  return part({ case: "url", value: url }, options);
+}
