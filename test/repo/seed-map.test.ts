@@ -95,16 +95,9 @@ function exportsOf(files: readonly string[]): Map<string, Map<string, Set<string
 }
 
 function decisionIds(): Set<string> {
-  const files = [path.join(ROOT, "docs/decisions.md")];
-  const pending = path.join(ROOT, "docs/decisions");
-  if (existsSync(pending)) {
-    for (const f of readdirSync(pending)) if (f.endsWith(".md")) files.push(path.join(pending, f));
-  }
   const ids = new Set<string>();
-  for (const file of files) {
-    for (const m of readFileSync(file, "utf8").matchAll(/^(?:\| ([A-Z]+\d+) +\||### ([A-Z]+\d+) —)/gm)) {
-      ids.add((m[1] ?? m[2]) as string);
-    }
+  for (const m of readFileSync(path.join(ROOT, "docs/decisions.md"), "utf8").matchAll(/^### ([A-Z]+\d+) —/gm)) {
+    ids.add(m[1] as string);
   }
   return ids;
 }
