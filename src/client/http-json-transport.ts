@@ -13,11 +13,12 @@ import { fromHttpError } from "../a2a/error-wire.js";
 import { isJsonObject } from "../a2a/json-object.js";
 import { encodeMessage } from "../a2a/protojson.js";
 import type { SseEvent } from "../a2a/sse.js";
-import { readJsonBody } from "./http-body.js";
+import { connectionError } from "../http/transport-failure.js";
 import { errorFromHttpResponse } from "./http-errors.js";
 import { isEventStream, parseEventJson, readFrames } from "./http-stream.js";
 import type { HttpTransportOptions } from "./http-transport-options.js";
 import { decodeFrame, decodeReply } from "./reply-decoding.js";
+import { readJsonBody } from "./reply-json.js";
 import type {
   ClientTransport,
   MethodInput,
@@ -26,7 +27,6 @@ import type {
   TransportCall,
   UnaryMethod,
 } from "./transport.js";
-import { connectionError } from "./transport-failure.js";
 
 type Method = UnaryMethod | StreamingMethod;
 

@@ -12,11 +12,12 @@ import { InvalidAgentResponseError } from "../a2a/errors.js";
 import { type JsonRpcId, jsonRpcRequestEnvelope, parseJsonRpcResponse } from "../a2a/jsonrpc.js";
 import { encodeMessage } from "../a2a/protojson.js";
 import type { SseEvent } from "../a2a/sse.js";
-import { readJsonBody } from "./http-body.js";
+import { connectionError } from "../http/transport-failure.js";
 import { errorFromHttpResponse } from "./http-errors.js";
 import { isEventStream, parseEventJson, readFrames } from "./http-stream.js";
 import type { HttpTransportOptions } from "./http-transport-options.js";
 import { decodeFrame, decodeReply } from "./reply-decoding.js";
+import { readJsonBody } from "./reply-json.js";
 import type {
   ClientTransport,
   MethodInput,
@@ -25,7 +26,6 @@ import type {
   TransportCall,
   UnaryMethod,
 } from "./transport.js";
-import { connectionError } from "./transport-failure.js";
 
 export class JsonRpcTransport implements ClientTransport {
   readonly binding = PROTOCOL_BINDING_JSONRPC;

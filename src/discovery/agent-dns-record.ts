@@ -16,7 +16,7 @@ import type { components } from "../../gen/openapi/agent-dns.js";
 import type { ProtocolBinding } from "../a2a/constants.js";
 import { isJsonObject } from "../a2a/json-object.js";
 import { capabilitySimilarity, DEFAULT_SIMILARITY_THRESHOLD } from "../capabilities/capability-name.js";
-import type { Client } from "../client/client.js";
+import type { Client } from "../client/index.js";
 import { NovaOSDNSError } from "../errors/novaos-errors.js";
 import type { ResolveHost } from "./agent-url.js";
 import { createGuardedClient, type GuardedClientOptions } from "./guarded-client.js";
