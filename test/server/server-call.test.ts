@@ -11,7 +11,11 @@ import { type CallerWatch, ServerCall, watchSignal } from "../../src/server/serv
 
 /** A caller the test can make leave, counting how often the call starts and stops watching it. */
 function caller() {
-  const state = { watches: 0, unwatches: 0, leave: (_reason: unknown) => undefined as void };
+  const state: { watches: number; unwatches: number; leave: (reason: unknown) => void } = {
+    watches: 0,
+    unwatches: 0,
+    leave: () => undefined,
+  };
   const watch: CallerWatch = (onGone) => {
     state.watches++;
     state.leave = onGone;
