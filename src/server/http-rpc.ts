@@ -75,9 +75,9 @@ export class HttpRpcBinding implements HttpBinding {
     };
   }
 
-  async handle(request: HttpRequestLike): Promise<HttpReply | undefined> {
+  handle(request: HttpRequestLike): Promise<HttpReply | undefined> {
     const codec = this.#protocol.route(request);
-    if (codec === undefined || "kind" in codec) return codec;
+    if (codec === undefined || "kind" in codec) return Promise.resolve(codec);
     const call = new ServerCall(this.protocolBinding, codec.headers, watchSignal(request));
     return serveRpc(this.#handler, call, new HttpRpcExchange(codec, call, this.#settings), this.#settings.logger);
   }
