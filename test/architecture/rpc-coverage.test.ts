@@ -5,23 +5,15 @@
  * it to the handler. A spec bump that adds an RPC fails here (and the
  * typecheck fails on `clientRpcs`) until every one of them has it.
  */
-import { once } from "node:events";
-import * as http2 from "node:http2";
-import type { AddressInfo } from "node:net";
 import { create, type DescMessage } from "@bufbuild/protobuf";
-import { Code, ConnectError, createClient } from "@connectrpc/connect";
-import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
+import { Code, ConnectError } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { A2AService } from "../../gen/a2a_pb.js";
 import { type A2ABinding, type A2AMethodName, a2aBindingList, httpRoutesOf } from "../../src/a2a/bindings.js";
 import { Client } from "../../src/client/client.js";
 import { AgentRequestHandler } from "../../src/server/agent-request-handler.js";
-import { createGrpcNodeHandler } from "../../src/server/grpc/grpc-server.js";
-import { HttpJsonBinding } from "../../src/server/http-json/http-json-binding.js";
-import { JsonRpcBinding } from "../../src/server/jsonrpc-binding.js";
 import { type A2AHandlerMethodName, handlerMethodName } from "../../src/server/request-handler.js";
 import { HandlerDouble } from "../server-bindings/support/handler-double.js";
-import { type ServedBinding, serveBinding } from "../server-bindings/support/serve-binding.js";
+import { type ServedBindings, serveBindings } from "../server-bindings/support/serve-bindings.js";
 
 /** Fails the typecheck when the table has an RPC that `Client` has no method for. */
 const clientRpcs: Pick<Client, A2AHandlerMethodName<A2AMethodName>> = Client.prototype;
@@ -54,26 +46,16 @@ describe("every binding routes every RPC of the table to the handler", () => {
   // An empty request reaches the handler (which answers UnsupportedOperationError) or is refused as that
   // RPC's request (REQUIRED fields missing): either way the binding knew the RPC.
   const double = new HandlerDouble();
-  let http: ServedBinding;
-  let h2: http2.Http2Server;
-  let sessionManager: Http2SessionManager;
+  let served: ServedBindings;
   beforeAll(async () => {
-    http = await serveBinding(new JsonRpcBinding(double.handler), new HttpJsonBinding(double.handler));
-    h2 = http2.createServer(createGrpcNodeHandler(double.handler));
-    h2.listen(0, "127.0.0.1");
-    await once(h2, "listening");
-    sessionManager = new Http2SessionManager(`http://127.0.0.1:${(h2.address() as AddressInfo).port}`);
+    served = await serveBindings(double.handler);
   });
-  afterAll(async () => {
-    sessionManager.abort();
-    await new Promise((resolve) => h2.close(resolve));
-    await http[Symbol.asyncDispose]();
-  });
+  afterAll(() => served[Symbol.asyncDispose]());
 
   it.each(a2aBindingList.map((binding) => [binding.name, binding] as const))(
     "JSON-RPC routes %s",
     async (_, binding) => {
-      const response = await fetch(http.url, {
+      const response = await fetch(served.httpUrl, {
         method: "POST",
         headers: { "content-type": "application/json", "a2a-version": "1.0" },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: binding.jsonRpcMethod, params: {} }),
@@ -88,7 +70,7 @@ describe("every binding routes every RPC of the table to the handler", () => {
     async (_, binding: A2ABinding) => {
       for (const route of httpRoutesOf(binding)) {
         const path = route.segments.map((s) => ("literal" in s ? s.literal : "x")).join("/");
-        const response = await fetch(`${http.url}/${path}${route.verb ? `:${route.verb}` : ""}`, {
+        const response = await fetch(`${served.httpUrl}/${path}${route.verb ? `:${route.verb}` : ""}`, {
           method: route.method,
           headers: { "content-type": "application/json", "a2a-version": "1.0" },
           ...(route.body ? { body: "{}" } : {}),
@@ -100,8 +82,7 @@ describe("every binding routes every RPC of the table to the handler", () => {
   );
 
   it.each(a2aBindingList.map((binding) => [binding.name, binding] as const))("gRPC serves %s", async (_, binding) => {
-    const client = createClient(A2AService, createGrpcTransport({ baseUrl: sessionManager.authority, sessionManager }));
-    const method = (client as unknown as Record<string, (request: unknown) => unknown>)[
+    const method = (served.grpc() as unknown as Record<string, (request: unknown) => unknown>)[
       handlerMethodName(binding.name)
     ];
     const request = create(binding.input as DescMessage);

@@ -6,23 +6,16 @@
  * gRPC unary fast path, for unary calls and for a stream that fails after
  * its first frame.
  */
-import { once } from "node:events";
-import * as http2 from "node:http2";
-import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import { create } from "@bufbuild/protobuf";
-import { Code, ConnectError, createClient } from "@connectrpc/connect";
-import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
+import { Code, ConnectError } from "@connectrpc/connect";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { A2AService, type StreamResponse, StreamResponseSchema, TaskState } from "../../gen/a2a_pb.js";
+import { type StreamResponse, StreamResponseSchema, TaskState } from "../../gen/a2a_pb.js";
 import { TaskNotFoundError } from "../../src/a2a/errors.js";
 import { readSseEvents } from "../../src/a2a/sse.js";
 import { createLogger } from "../../src/runtime/logger.js";
-import { createGrpcNodeHandler } from "../../src/server/grpc/grpc-server.js";
-import { HttpJsonBinding } from "../../src/server/http-json/http-json-binding.js";
-import { JsonRpcBinding } from "../../src/server/jsonrpc-binding.js";
 import { FrameChannel, HandlerDouble } from "./support/handler-double.js";
-import { type ServedBinding, serveBinding } from "./support/serve-binding.js";
+import { type ServedBindings, serveBindings } from "./support/serve-bindings.js";
 
 interface LogLine {
   readonly level: string;
@@ -43,30 +36,17 @@ const logger = createLogger({
 });
 
 const double = new HandlerDouble();
-let http: ServedBinding;
-let h2: http2.Http2Server;
-let sessionManager: Http2SessionManager;
+let served: ServedBindings;
 
 beforeAll(async () => {
-  http = await serveBinding(
-    new JsonRpcBinding(double.handler, { logger }),
-    new HttpJsonBinding(double.handler, { logger }),
-  );
-  h2 = http2.createServer(createGrpcNodeHandler(double.handler, { logger }));
-  h2.listen(0, "127.0.0.1");
-  await once(h2, "listening");
-  sessionManager = new Http2SessionManager(`http://127.0.0.1:${(h2.address() as AddressInfo).port}`);
+  served = await serveBindings(double.handler, { logger });
 });
-afterAll(async () => {
-  sessionManager.abort();
-  await new Promise((resolve) => h2.close(resolve));
-  await http[Symbol.asyncDispose]();
-});
+afterAll(() => served[Symbol.asyncDispose]());
 beforeEach(() => {
   lines.length = 0;
 });
 
-const grpc = () => createClient(A2AService, createGrpcTransport({ baseUrl: sessionManager.authority, sessionManager }));
+const grpc = () => served.grpc();
 
 async function grpcCode(call: Promise<unknown>): Promise<Code> {
   try {
@@ -80,14 +60,14 @@ async function grpcCode(call: Promise<unknown>): Promise<Code> {
 /** GetTask of `t-1` on each binding; what the caller saw. */
 const unaryCalls: Record<string, () => Promise<unknown>> = {
   JSONRPC: async () => {
-    const response = await fetch(http.url, {
+    const response = await fetch(served.httpUrl, {
       method: "POST",
       headers: { "content-type": "application/json", "a2a-version": "1.0" },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: "t-1" } }),
     });
     return (await response.json()).error.code;
   },
-  "HTTP+JSON": async () => (await fetch(`${http.url}/tasks/t-1`, { headers: { "a2a-version": "1.0" } })).status,
+  "HTTP+JSON": async () => (await fetch(`${served.httpUrl}/tasks/t-1`, { headers: { "a2a-version": "1.0" } })).status,
   // Without a deadline the unary fast path answers; with one, connect-node does.
   GRPC: () => grpcCode(grpc().getTask({ id: "t-1" })),
   "GRPC via connect-node": () => grpcCode(grpc().getTask({ id: "t-1" }, { timeoutMs: 30_000 })),
@@ -143,12 +123,12 @@ describe("one request skeleton under every binding", () => {
       channel.fail(new Error("stream on fire"));
       return channel;
     });
-    const jsonRpc = await fetch(http.url, {
+    const jsonRpc = await fetch(served.httpUrl, {
       method: "POST",
       headers: { "content-type": "application/json", "a2a-version": "1.0" },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SubscribeToTask", params: { id: "t-1" } }),
     });
-    const restful = await fetch(`${http.url}/tasks/t-1:subscribe`, {
+    const restful = await fetch(`${served.httpUrl}/tasks/t-1:subscribe`, {
       method: "POST",
       headers: { "a2a-version": "1.0" },
     });
