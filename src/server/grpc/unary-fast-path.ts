@@ -19,8 +19,7 @@
  * envelope header declares more.
  */
 import type { IncomingMessage } from "node:http";
-import type { Http2ServerRequest, Http2ServerResponse, OutgoingHttpHeaders } from "node:http2";
-import * as http2 from "node:http2";
+import { constants, type Http2ServerRequest, type Http2ServerResponse, type OutgoingHttpHeaders } from "node:http2";
 import { fromBinary, type Message, toBinary } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
@@ -93,7 +92,7 @@ async function answer(
   if (!req.readableEnded) {
     // A body refused unread: a trailers-only answer, then the stream is reset so the caller stops sending.
     res.stream.respond({ ":status": 200, ...call.replyHeaders(RESPONSE_HEADERS), ...trailers }, { endStream: true });
-    res.stream.close(http2.constants.NGHTTP2_NO_ERROR);
+    res.stream.close(constants.NGHTTP2_NO_ERROR);
     return;
   }
   res.writeHead(200, call.replyHeaders(RESPONSE_HEADERS));
