@@ -44,6 +44,8 @@ export {
   SealedEnvelopeFormatError,
   SecretNotDeliveredError,
 } from "./errors/index.js";
+// What every HTTP caller shares: auth providers, the call deadline error, the body cap error.
+export * from "./http/index.js";
 export * from "./messages/index.js";
 export * from "./platform/index.js";
 // Process configuration from the environment (allowed hosts, tool timeout, deployment environment).

@@ -13,7 +13,7 @@
  * cannot be expressed as headers and never match.
  */
 import type { AgentCard, SecurityRequirement, SecurityScheme } from "../../gen/a2a_pb.js";
-import type { AuthProvider } from "./auth.js";
+import type { AuthProvider } from "../http/auth.js";
 import type { Credential, CredentialService } from "./credential-service.js";
 import type { BeforeArgs, ClientCallContext, ClientCallInterceptor } from "./interceptors.js";
 import { SKILL_ID_METADATA_KEY } from "./message-input.js";

@@ -1,10 +1,8 @@
 /**
- * What every client method takes besides its own arguments, and the scope
- * that turns `signal` + `timeoutMs` into one AbortSignal for the transport.
- * The scope owns its timer and its listener on the caller's signal and drops
- * both when the call ends, so a finished call leaves nothing behind.
+ * What every client method takes besides its own arguments. `signal` and
+ * `timeoutMs` become the call's scope (`CallScope`); `headers` and `context`
+ * reach the interceptors and the transport.
  */
-import { NovaOSConnectionError } from "../errors/novaos-errors.js";
 import type { ClientCallContext } from "./interceptors.js";
 
 export interface CallOptions {
@@ -19,64 +17,4 @@ export interface CallOptions {
   headers?: HeadersInit;
   /** Per-call state read by interceptors and credential services; a fresh one by default. */
   context?: ClientCallContext;
-}
-
-/** Thrown as the cause of the connection error when a call's deadline passes. */
-export class CallTimeoutError extends Error {
-  override readonly name = "TimeoutError";
-  constructor(readonly timeoutMs: number) {
-    super(`The call did not complete within ${timeoutMs} ms`);
-  }
-}
-
-export class CallScope {
-  readonly #controller = new AbortController();
-  readonly #callerSignal: AbortSignal | undefined;
-  readonly #timer: ReturnType<typeof setTimeout> | undefined;
-  readonly #onCallerAbort = () => this.#controller.abort(this.#callerSignal?.reason);
-
-  constructor(signal: AbortSignal | undefined, timeoutMs: number | undefined) {
-    this.#callerSignal = signal;
-    if (signal?.aborted) {
-      this.#controller.abort(signal.reason);
-    } else {
-      signal?.addEventListener("abort", this.#onCallerAbort, { once: true });
-    }
-    if (timeoutMs !== undefined && timeoutMs > 0 && !this.#controller.signal.aborted) {
-      this.#timer = setTimeout(() => this.#controller.abort(new CallTimeoutError(timeoutMs)), timeoutMs);
-    }
-  }
-
-  /** The signal the transport watches: aborted by the caller's signal or by the deadline. */
-  get signal(): AbortSignal {
-    return this.#controller.signal;
-  }
-
-  /**
-   * The error a call ends with once the scope is aborted: the caller's own
-   * abort reason (as `fetch` does), or a retryable NovaOSConnectionError for a
-   * deadline. Undefined while the scope is live.
-   */
-  abortError(): unknown {
-    const signal = this.#controller.signal;
-    if (!signal.aborted) return undefined;
-    const reason: unknown = signal.reason;
-    if (reason instanceof CallTimeoutError) {
-      return new NovaOSConnectionError(`Request timed out after ${reason.timeoutMs} ms`, {
-        details: { timeoutMs: reason.timeoutMs },
-        cause: reason,
-      });
-    }
-    return reason;
-  }
-
-  /** Ends the scope: clears the deadline timer and the listener on the caller's signal. */
-  dispose(): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#callerSignal?.removeEventListener("abort", this.#onCallerAbort);
-  }
-
-  [Symbol.dispose](): void {
-    this.dispose();
-  }
 }

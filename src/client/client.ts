@@ -52,12 +52,13 @@ import {
   NovaOSError,
   NovaOSValidationError,
 } from "../errors/novaos-errors.js";
+import type { AuthProvider } from "../http/auth.js";
+import { CallScope } from "../http/call-scope.js";
+import { createOwnedFetch, type OwnedFetch } from "../http/owned-fetch.js";
 import { createMessageWithHitlResponse } from "../messages/message-builder.js";
 import { validateHostAllowed } from "../runtime/config.js";
-import type { AuthProvider } from "./auth.js";
-import { type CallOptions, CallScope } from "./call-options.js";
+import type { CallOptions } from "./call-options.js";
 import { type ClientConfig, type ResolvedClientConfig, resolveClientConfig } from "./client-config.js";
-import { createOwnedFetch, type OwnedFetch } from "./default-fetch.js";
 import { GrpcTransport } from "./grpc-transport.js";
 import { grpcDialUrl, isGrpcOnlyUrl } from "./grpc-url.js";
 import { HttpJsonTransport } from "./http-json-transport.js";

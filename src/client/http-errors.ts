@@ -10,11 +10,8 @@ import { PROTOCOL_BINDING_JSONRPC, type ProtocolBinding } from "../a2a/constants
 import { fromHttpError, fromJsonRpcErrorObject } from "../a2a/error-wire.js";
 import type { A2AError } from "../a2a/errors.js";
 import { isJsonObject } from "../a2a/json-object.js";
-import { errorForHttpStatus, isGatekeeperStatus, parseRetryAfter } from "../errors/http-status-errors.js";
-import { readBodyText } from "./http-body.js";
-
-/** Bytes of an error body read for diagnostics; the rest is discarded. */
-const ERROR_BODY_BYTES = 64 * 1024;
+import { readErrorBody } from "../http/capped-body.js";
+import { errorForHttpStatus, isGatekeeperStatus, parseRetryAfter } from "../http/http-status-errors.js";
 
 /** The A2A error in an error body of `binding`'s shape, if the body is one. */
 function a2aErrorInBody(binding: ProtocolBinding, status: number, body: unknown): A2AError | undefined {
@@ -28,20 +25,11 @@ function a2aErrorInBody(binding: ProtocolBinding, status: number, body: unknown)
     : undefined;
 }
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 /** The typed error for a non-2xx response. Consumes (and releases) the body. */
 export async function errorFromHttpResponse(response: Response, binding: ProtocolBinding): Promise<Error> {
   const status = response.status;
-  const text = await readBodyText(response, ERROR_BODY_BYTES, { truncate: true }).catch(() => "");
-  const body = parseJson(text);
-  const details = { status, body: body ?? text };
+  const body = await readErrorBody(response);
+  const details = { status, body };
   const message = `${response.url || "agent"} answered HTTP ${status}${response.statusText ? ` ${response.statusText}` : ""}`;
   // Authentication and rate limits come from whatever stands in front of the agent, whatever the body says.
   const a2a = isGatekeeperStatus(status) ? undefined : a2aErrorInBody(binding, status, body);

@@ -4,6 +4,7 @@
  * (the proto's `google.api.http` annotations); a tenant selects the
  * `/{tenant}/…` variant. The one deviation is decision P18: SubscribeToTask
  * is sent as `POST`, which every server accepts, although the proto says GET.
+ * The rest of a call is the HTTP transport's (http-transport.ts).
  */
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import type { StreamResponse } from "../../gen/a2a_pb.js";
@@ -13,29 +14,16 @@ import { fromHttpError } from "../a2a/error-wire.js";
 import { isJsonObject } from "../a2a/json-object.js";
 import { encodeMessage } from "../a2a/protojson.js";
 import type { SseEvent } from "../a2a/sse.js";
-import { readJsonBody } from "./http-body.js";
-import { errorFromHttpResponse } from "./http-errors.js";
-import { isEventStream, parseEventJson, readFrames } from "./http-stream.js";
+import { parseEventJson } from "./http-stream.js";
+import { type HttpCallCodec, HttpTransport } from "./http-transport.js";
 import type { HttpTransportOptions } from "./http-transport-options.js";
-import { decodeFrame, decodeReply } from "./reply-decoding.js";
-import type {
-  ClientTransport,
-  MethodInput,
-  MethodOutput,
-  StreamingMethod,
-  TransportCall,
-  UnaryMethod,
-} from "./transport.js";
-import { connectionError } from "./transport-failure.js";
+import { decodeFrame } from "./reply-decoding.js";
+import type { StreamingMethod, UnaryMethod } from "./transport.js";
 
 type Method = UnaryMethod | StreamingMethod;
 
 /** One call's HTTP request, derived from its route and its request message. */
-interface HttpRequestPlan {
-  readonly method: string;
-  readonly url: string;
-  readonly body: string | undefined;
-}
+type HttpRequestPlan = Pick<HttpCallCodec, "method" | "url" | "body">;
 
 /** Query parameters per §11.5: camelCase names, repeated fields repeated, nested fields dotted. */
 function appendQuery(query: URLSearchParams, prefix: string, value: JsonValue): void {
@@ -96,57 +84,22 @@ function readFrame(event: SseEvent): StreamResponse {
   return decodeFrame(json);
 }
 
-export class HttpJsonTransport implements ClientTransport {
-  readonly binding = PROTOCOL_BINDING_HTTP_JSON;
-  readonly #options: HttpTransportOptions;
-
+export class HttpJsonTransport extends HttpTransport {
   constructor(options: HttpTransportOptions) {
-    this.#options = options;
-  }
-
-  async unary<M extends UnaryMethod>(
-    method: M,
-    request: MethodInput<M>,
-    call: TransportCall,
-  ): Promise<MethodOutput<M>> {
-    const response = await this.#send(method, request, call, `${A2A_JSON_MEDIA_TYPE}, ${JSON_MEDIA_TYPE}`);
-    return decodeReply(method, await readJsonBody(response, this.#options.maxResponseBytes));
-  }
-
-  async *stream<M extends StreamingMethod>(
-    method: M,
-    request: MethodInput<M>,
-    call: TransportCall,
-  ): AsyncGenerator<readonly StreamResponse[], void, undefined> {
-    const response = await this.#send(method, request, call, `${SSE_MEDIA_TYPE}, ${A2A_JSON_MEDIA_TYPE}`);
-    if (!isEventStream(response)) {
-      yield [decodeFrame(await readJsonBody(response, this.#options.maxResponseBytes))];
-      return;
-    }
-    yield* readFrames(response, readFrame, this.#options.maxSseEventBytes);
-  }
-
-  /** The fetch (and its connections) belongs to the client, which closes it. */
-  async close(): Promise<void> {}
-
-  async #send(method: Method, request: unknown, call: TransportCall, accept: string): Promise<Response> {
-    const plan = planRequest(method, request, this.#options.baseUrl);
-    const headers = new Headers(call.headers);
-    if (plan.body !== undefined) headers.set("content-type", JSON_MEDIA_TYPE);
-    if (!headers.has("accept")) headers.set("accept", accept);
-    let response: Response;
-    try {
-      response = await this.#options.fetch(plan.url, {
-        method: plan.method,
-        headers,
-        body: plan.body,
-        signal: call.signal,
-        redirect: "error",
-      });
-    } catch (e) {
-      throw connectionError(e, plan.url);
-    }
-    if (!response.ok) throw await errorFromHttpResponse(response, this.binding);
-    return response;
+    super(
+      {
+        binding: PROTOCOL_BINDING_HTTP_JSON,
+        accept: {
+          unary: `${A2A_JSON_MEDIA_TYPE}, ${JSON_MEDIA_TYPE}`,
+          stream: `${SSE_MEDIA_TYPE}, ${A2A_JSON_MEDIA_TYPE}`,
+        },
+        open: (rpc, request) => ({
+          ...planRequest(rpc, request, options.baseUrl),
+          result: (json) => json,
+          frame: readFrame,
+        }),
+      },
+      options,
+    );
   }
 }

@@ -12,7 +12,7 @@ import { bodyChunks } from "../a2a/body-chunks.js";
 import { SSE_MEDIA_TYPE } from "../a2a/constants.js";
 import { InvalidAgentResponseError } from "../a2a/errors.js";
 import { createSseDecoder, type SseEvent, SseEventTooLargeError } from "../a2a/sse.js";
-import { connectionError } from "./transport-failure.js";
+import { connectionError } from "../http/transport-failure.js";
 
 export function isEventStream(response: Response): boolean {
   return (response.headers.get("content-type") ?? "").toLowerCase().startsWith(SSE_MEDIA_TYPE);

@@ -12,19 +12,17 @@ import { AGENT_CARD_PATH, JSON_MEDIA_TYPE } from "../a2a/constants.js";
 import { isJsonObject } from "../a2a/json-object.js";
 import { decodeMessage } from "../a2a/protojson.js";
 import { A2A_PROTOCOL_VERSION, A2A_VERSION_HEADER } from "../a2a/version.js";
-import type { AuthProvider } from "../client/auth.js";
-import { CallScope } from "../client/call-options.js";
-import { readBodyText } from "../client/http-body.js";
-import { connectionError } from "../client/transport-failure.js";
 import { NovaOSValidationError } from "../errors/novaos-errors.js";
-import { platformHttpError } from "../platform/http-error.js";
+import type { AuthProvider } from "../http/auth.js";
+import { CallScope } from "../http/call-scope.js";
+import { BodyTooLargeError, readBodyText, readErrorBody } from "../http/capped-body.js";
+import { platformHttpError } from "../http/platform-http-error.js";
+import { connectionError } from "../http/transport-failure.js";
 
 /** Discovery calls give up after this long unless told otherwise. */
 export const DEFAULT_DISCOVERY_TIMEOUT_MS = 10_000;
 /** A card larger than this is refused: real cards are a few KiB, and the origin may be hostile. */
 export const DEFAULT_MAX_AGENT_CARD_BYTES = 1024 * 1024;
-/** Bytes of an error body read for its message; the rest is discarded. */
-const ERROR_BODY_BYTES = 64 * 1024;
 
 export interface AgentCardRequestOptions {
   /** The fetch to use (default: the global one). */
@@ -87,6 +85,7 @@ async function decodeCard(response: Response, cardUrl: string, maxBytes: number)
   try {
     text = await readBodyText(response, maxBytes);
   } catch (error) {
+    if (!(error instanceof BodyTooLargeError)) throw error;
     throw unusable(cardUrl, `larger than ${maxBytes} bytes`, error);
   }
   let json: unknown;
@@ -134,10 +133,7 @@ export async function requestAgentCard(
       return { notModified: true, cache };
     }
     if (!response.ok) {
-      const text = await readBodyText(response, ERROR_BODY_BYTES, { truncate: true }).catch(() => "");
-      throw platformHttpError(response, parseJsonOrText(text), {
-        operation: `GET ${cardUrl}`,
-      });
+      throw platformHttpError(response, await readErrorBody(response), { operation: `GET ${cardUrl}` });
     }
     const [card, json] = await decodeCard(response, cardUrl, options.maxCardBytes ?? DEFAULT_MAX_AGENT_CARD_BYTES);
     return {
@@ -153,13 +149,5 @@ export async function requestAgentCard(
   } catch (error) {
     // Typed errors (a guard refusal among them) pass through; anything else is a failed connection.
     throw scope.abortError() ?? connectionError(error, cardUrl);
-  }
-}
-
-function parseJsonOrText(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
   }
 }

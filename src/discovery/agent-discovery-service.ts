@@ -16,11 +16,9 @@ import type { JsonObject } from "@bufbuild/protobuf";
 import type { AgentCard, AgentExtension, AgentSkill } from "../../gen/a2a_pb.js";
 import { cardExtensions, interfaceUrl, skillById, skillIds, supportsExtension } from "../a2a/agent-card-lookups.js";
 import { PROTOCOL_BINDING_JSONRPC, type ProtocolBinding } from "../a2a/constants.js";
-import type { AuthProvider } from "../client/auth.js";
-import type { Client } from "../client/client.js";
-import { resolveClientConfig } from "../client/client-config.js";
-import { selectInterface } from "../client/interface-selection.js";
+import { type Client, resolveClientConfig, selectInterface } from "../client/index.js";
 import { NovaOSAgentNotFoundError, NovaOSError, NovaOSValidationError } from "../errors/novaos-errors.js";
+import type { AuthProvider } from "../http/auth.js";
 import { raceSignal } from "../runtime/race-signal.js";
 import { type AgentCardVerifier, createAgentCardVerifier } from "../security/card-signing.js";
 import {

@@ -12,10 +12,7 @@
  */
 import type { Client as OpenApiClient } from "openapi-fetch";
 import type { paths } from "../../gen/openapi/agent-dns.js";
-import type { AuthProvider } from "../client/auth.js";
-import { CallScope } from "../client/call-options.js";
-import type { Client } from "../client/client.js";
-import { parseRetryAfter } from "../errors/http-status-errors.js";
+import type { Client } from "../client/index.js";
 import {
   NovaOSConnectionError,
   NovaOSDNSAgentNotFoundError,
@@ -24,8 +21,11 @@ import {
   NovaOSDNSRateLimitError,
   NovaOSError,
 } from "../errors/novaos-errors.js";
-import { platformHttpErrorMessage } from "../platform/http-error.js";
-import { checkBaseUrl, createPlatformClient } from "../platform/platform-client.js";
+import type { AuthProvider } from "../http/auth.js";
+import { CallScope } from "../http/call-scope.js";
+import { parseRetryAfter } from "../http/http-status-errors.js";
+import { checkBaseUrl, createPlatformClient } from "../http/platform-client.js";
+import { platformHttpErrorMessage } from "../http/platform-http-error.js";
 import { DEFAULT_DISCOVERY_TIMEOUT_MS } from "./agent-card-fetch.js";
 import { AgentDNSRecord, type AgentDNSRecordToClientOptions } from "./agent-dns-record.js";
 import type { ResolveHost } from "./agent-url.js";

@@ -17,7 +17,7 @@ import type { ProtocolBinding } from "../a2a/constants.js";
 import { isJsonObject } from "../a2a/json-object.js";
 import { Capability } from "../capabilities/capability.js";
 import { capabilitySimilarity, DEFAULT_SIMILARITY_THRESHOLD } from "../capabilities/capability-name.js";
-import type { Client } from "../client/client.js";
+import type { Client } from "../client/index.js";
 import { NovaOSDNSError } from "../errors/novaos-errors.js";
 import type { ResolveHost } from "./agent-url.js";
 import { createGuardedClient, type GuardedClientOptions } from "./guarded-client.js";

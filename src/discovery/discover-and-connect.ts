@@ -9,8 +9,9 @@
  * the sanctioned route to a NovaOS agent (the Execution Gateway is), so the
  * non-public address block stays on unless `trustDnsUrls` lifts it.
  */
-import type { AuthProvider } from "../client/auth.js";
-import type { Client } from "../client/client.js";
+
+import type { Client } from "../client/index.js";
+import type { AuthProvider } from "../http/auth.js";
 import { AgentDNSClient } from "./agent-dns-client.js";
 import { AgentDNSRecord, type AgentDNSRecordToClientOptions } from "./agent-dns-record.js";
 import { getDnsUrlFromEnv } from "./dns-url-from-env.js";

@@ -7,7 +7,7 @@
  * guarded dispatcher belongs to the client and closes with it.
  */
 import type { ProtocolBinding } from "../a2a/constants.js";
-import { Client, type ClientOptions } from "../client/client.js";
+import { Client, type ClientOptions } from "../client/index.js";
 import { type AgentUrlPolicy, validateAgentUrl } from "./agent-url.js";
 import { createGuardedFetch, createGuardedLookup } from "./guarded-fetch.js";
 

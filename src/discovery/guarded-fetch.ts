@@ -13,7 +13,7 @@
 import type { LookupAddress, LookupAllOptions, LookupOneOptions } from "node:dns";
 import { isIP, type LookupFunction } from "node:net";
 import { Agent, buildConnector, fetch as undiciFetch } from "undici";
-import { findSdkError } from "../client/transport-failure.js";
+import { findSdkError } from "../http/transport-failure.js";
 import { normalizeHostname } from "../runtime/host-suffix.js";
 import { type AgentUrlPolicy, checkAddress, checkHostSuffix, resolveCheckedAddresses } from "./agent-url.js";
 

@@ -19,20 +19,20 @@ import type { Client as OpenApiClient } from "openapi-fetch";
 import type { components, paths } from "../../gen/openapi/gateway.js";
 import { SSE_MEDIA_TYPE } from "../a2a/constants.js";
 import { readSseEvents, SseEventTooLargeError } from "../a2a/sse.js";
-import type { AuthProvider } from "../client/auth.js";
-import { CallScope } from "../client/call-options.js";
-import { createOwnedFetch, type OwnedFetch } from "../client/default-fetch.js";
-import { connectionError } from "../client/transport-failure.js";
 import {
   NovaOSConnectionError,
   NovaOSError,
   NovaOSServerError,
   NovaOSValidationError,
 } from "../errors/novaos-errors.js";
+import type { AuthProvider } from "../http/auth.js";
+import { CallScope } from "../http/call-scope.js";
+import { createOwnedFetch, type OwnedFetch } from "../http/owned-fetch.js";
+import { checkBaseUrl, createPlatformClient } from "../http/platform-client.js";
+import { platformHttpError } from "../http/platform-http-error.js";
+import { connectionError } from "../http/transport-failure.js";
 import { Attachment, type AttachmentInit } from "./attachment.js";
 import { reconnectDelayMs, sleep } from "./backoff.js";
-import { platformHttpError } from "./http-error.js";
-import { checkBaseUrl, createPlatformClient } from "./platform-client.js";
 import { StreamEvent } from "./stream-event.js";
 
 /** Deadline of a unary gateway call (execute, health, service run). Streams have none. */

@@ -5,9 +5,9 @@
  * away the runtime cancels the body (or aborts `request.signal`), which
  * detaches the call and returns the chunk iterator.
  */
-import { bodyChunks } from "../a2a/body-chunks.js";
+import { readStreamBody } from "../http/capped-body.js";
 import type { Logger } from "../runtime/logger.js";
-import { BodyTooLargeError, type HttpBinding, type HttpReply, type HttpRequestLike } from "./http-exchange.js";
+import type { HttpBinding, HttpReply, HttpRequestLike } from "./http-exchange.js";
 
 export type FetchHandler = (request: Request) => Promise<Response>;
 
@@ -56,30 +56,9 @@ function toHttpRequest(request: Request, signal: AbortSignal): HttpRequestLike {
     headers: request.headers,
     signal,
     baseUrl: `${url.origin}/`,
-    body: (maxBytes) => readBody(request, maxBytes),
+    body: (maxBytes) =>
+      readStreamBody(request.body, { maxBytes, declaredLength: Number(request.headers.get("content-length")) }),
   };
-}
-
-/** The body, refused with `BodyTooLargeError` as soon as it passes `maxBytes`; the rest is never read. */
-async function readBody(request: Request, maxBytes: number): Promise<Uint8Array> {
-  const declared = Number(request.headers.get("content-length"));
-  if (declared > maxBytes) throw new BodyTooLargeError(maxBytes);
-  if (!request.body) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of bodyChunks(request.body)) {
-    size += chunk.byteLength;
-    if (size > maxBytes) throw new BodyTooLargeError(maxBytes);
-    chunks.push(chunk);
-  }
-  if (chunks.length === 1) return chunks[0] as Uint8Array;
-  const body = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
 }
 
 function toResponse(reply: HttpReply, controller: AbortController, release: () => void): Response {

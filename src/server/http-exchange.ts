@@ -21,17 +21,10 @@ export interface HttpRequestLike {
    */
   readonly baseUrl?: string;
   /**
-   * The request body. Rejects with `BodyTooLargeError` as soon as more than
-   * `maxBytes` arrive, without buffering the rest.
+   * The request body. Rejects with `BodyTooLargeError` (src/http/capped-body.ts)
+   * as soon as more than `maxBytes` arrive, without buffering the rest.
    */
   body(maxBytes: number): Promise<Uint8Array>;
-}
-
-export class BodyTooLargeError extends Error {
-  override readonly name = "BodyTooLargeError";
-  constructor(readonly maxBytes: number) {
-    super(`Request body exceeds ${maxBytes} bytes`);
-  }
 }
 
 /** A complete response. */

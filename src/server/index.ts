@@ -55,7 +55,6 @@ export {
 export { type A2AServiceImplOptions, a2aGrpcRoutes, createA2AServiceImpl } from "./grpc/grpc-service.js";
 export { agentHttpBindings } from "./http-bindings.js";
 export type { HttpBinding, HttpBodyReply, HttpReply, HttpRequestLike, HttpStreamReply } from "./http-exchange.js";
-export { BodyTooLargeError } from "./http-exchange.js";
 export { HttpJsonBinding, type HttpJsonBindingOptions } from "./http-json/http-json-binding.js";
 export { JsonRpcBinding, type JsonRpcBindingOptions } from "./jsonrpc-binding.js";
 export { DEFAULT_LIST_PAGE_SIZE, MAX_LIST_PAGE_SIZE } from "./list-tasks.js";

@@ -12,14 +12,9 @@
  * `next()`; mounted alone, it is answered 404.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { BodyTooLargeError, readNodeBody } from "../http/capped-body.js";
 import type { Logger } from "../runtime/logger.js";
-import {
-  BodyTooLargeError,
-  type HttpBinding,
-  type HttpBodyReply,
-  type HttpReply,
-  type HttpRequestLike,
-} from "./http-exchange.js";
+import type { HttpBinding, HttpBodyReply, HttpReply, HttpRequestLike } from "./http-exchange.js";
 import { endAtTurnEnd } from "./turn-end-writes.js";
 
 /** A `node:http` request listener, usable as Express middleware. Resolves when the response is done. */
@@ -160,44 +155,7 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<Uint8Array> {
       parsed instanceof Uint8Array ? parsed : Buffer.from(typeof parsed === "string" ? parsed : JSON.stringify(parsed));
     return bytes.byteLength > maxBytes ? Promise.reject(new BodyTooLargeError(maxBytes)) : Promise.resolve(bytes);
   }
-  const declared = Number(req.headers["content-length"]);
-  if (declared > maxBytes) return Promise.reject(new BodyTooLargeError(maxBytes));
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const cleanup = () => {
-      req.off("data", onData);
-      req.off("end", onEnd);
-      req.off("error", onError);
-      req.off("close", onClose);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.byteLength;
-      if (size > maxBytes) {
-        cleanup();
-        req.pause();
-        reject(new BodyTooLargeError(maxBytes));
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
-    };
-    const onError = (error: Error) => {
-      cleanup();
-      reject(error);
-    };
-    const onClose = () => {
-      cleanup();
-      reject(new Error("The client closed the connection before sending the whole body"));
-    };
-    req.on("data", onData);
-    req.once("end", onEnd);
-    req.once("error", onError);
-    req.once("close", onClose);
-  });
+  return readNodeBody(req, { maxBytes, declaredLength: Number(req.headers["content-length"]) });
 }
 
 async function writeReply(reply: HttpReply, res: ServerResponse, request: NodeRequest): Promise<void> {

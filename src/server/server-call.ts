@@ -1,45 +1,72 @@
 /**
- * The `ServerCallContext` of one HTTP request: its headers, a signal that
- * aborts when the caller goes away (or the adapter stops reading), and the
- * response headers the handler sets. `close()` stops listening to the request
- * once the call is over, so nothing stays attached to it.
+ * The `ServerCallContext` of one call, the same on every binding (JSON-RPC,
+ * HTTP+JSON, gRPC through connect-es and the gRPC unary fast path): the
+ * request's headers or metadata, a signal that aborts when the caller goes
+ * away, and the response headers the handler sets.
+ *
+ * Both the signal and the response headers are made when first read. A unary
+ * call mostly reads neither, and an AbortController with its listeners, or a
+ * `Headers`, per request is a measurable cost on the hot path; until the
+ * signal is read, nothing listens for the caller at all. `close()` ends the
+ * call: the signal stays as it is from then on (a signal first read after the
+ * call closed is not aborted), and nothing stays attached to the request.
  */
 import type { ProtocolBinding } from "../a2a/constants.js";
 import type { HeadersLike } from "../a2a/headers.js";
 import type { ServerCallContext } from "./call-context.js";
-import type { HttpRequestLike } from "./http-exchange.js";
-
-export interface ServerCall {
-  readonly context: ServerCallContext;
-  /** The caller went away: aborts `context.signal` (the handler detaches; the task goes on). */
-  detach(): void;
-  /** The call ended normally. Idempotent. */
-  close(): void;
-  /** `base` plus every response header the handler set (`base` itself when it set none). */
-  replyHeaders(base: Readonly<Record<string, string>>): Readonly<Record<string, string>>;
-}
 
 /**
- * The context of one call. Its `responseHeaders` are made when the handler
- * first touches them (most calls set none, and a `Headers` per request is a
- * measurable cost); its signal is the request's unless the binding gives it
- * one of its own.
+ * How a call hears that its caller went away: starts listening, calls
+ * `onGone` (at once when the caller is already gone), and returns how to stop.
  */
-class CallContext implements ServerCallContext {
+export type CallerWatch = (onGone: (reason: unknown) => void) => () => void;
+
+const NOT_WATCHING = () => undefined;
+
+/**
+ * Watches `source.signal`, read only when watching starts (a node request
+ * makes its client-gone signal on demand).
+ */
+export function watchSignal(source: { readonly signal: AbortSignal }): CallerWatch {
+  return (onGone) => {
+    const signal = source.signal;
+    if (signal.aborted) {
+      onGone(signal.reason);
+      return NOT_WATCHING;
+    }
+    const listener = () => onGone(signal.reason);
+    signal.addEventListener("abort", listener, { once: true });
+    return () => signal.removeEventListener("abort", listener);
+  };
+}
+
+export class ServerCall implements ServerCallContext {
   readonly binding: ProtocolBinding;
   readonly headers: HeadersLike;
-  /** Read through, so an adapter that makes its signal on demand makes none for a call that never looks. */
-  readonly #signalSource: { readonly signal: AbortSignal };
+  readonly #watch: CallerWatch;
+  #controller: AbortController | undefined;
+  #unwatch: (() => void) | undefined;
   #responseHeaders: Headers | undefined;
+  #closed = false;
 
-  constructor(binding: ProtocolBinding, headers: HeadersLike, signalSource: { readonly signal: AbortSignal }) {
+  /**
+   * @param watch where the caller's going away is heard.
+   * @param responseHeaders the binding's own response headers, when it has
+   *   them already (connect-es sends its `HandlerContext.responseHeader`).
+   */
+  constructor(binding: ProtocolBinding, headers: HeadersLike, watch: CallerWatch, responseHeaders?: Headers) {
     this.binding = binding;
     this.headers = headers;
-    this.#signalSource = signalSource;
+    this.#watch = watch;
+    this.#responseHeaders = responseHeaders;
   }
 
   get signal(): AbortSignal {
-    return this.#signalSource.signal;
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (!this.#closed) this.#unwatch = this.#watch((reason) => this.detach(reason));
+    }
+    return this.#controller.signal;
   }
 
   get responseHeaders(): Headers {
@@ -47,62 +74,36 @@ class CallContext implements ServerCallContext {
     return this.#responseHeaders;
   }
 
+  /**
+   * The caller went away, or the binding stopped answering it: aborts the
+   * signal, so the handler lets go (the task goes on). Also after `close()`.
+   */
+  detach(reason?: unknown): void {
+    this.#stopWatching();
+    this.#controller ??= new AbortController();
+    this.#controller.abort(reason);
+  }
+
+  /** The call is over: stop listening for the caller. Idempotent. */
+  close(): void {
+    this.#closed = true;
+    this.#stopWatching();
+  }
+
+  /** `base` plus every response header the handler set (`base` itself when it set none). */
   replyHeaders(base: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
-    return this.#responseHeaders ? replyHeaders(base, this.#responseHeaders) : base;
-  }
-}
-
-/** A unary call: nothing to detach or close, the request's own signal. */
-class UnaryCall implements ServerCall {
-  readonly context: CallContext;
-
-  constructor(context: CallContext) {
-    this.context = context;
+    const extra = this.#responseHeaders;
+    if (!extra) return base;
+    const out = { ...base };
+    extra.forEach((value, name) => {
+      out[name] = value;
+    });
+    return out;
   }
 
-  detach(): void {}
-
-  close(): void {}
-
-  replyHeaders(base: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
-    return this.context.replyHeaders(base);
+  #stopWatching(): void {
+    const unwatch = this.#unwatch;
+    this.#unwatch = undefined;
+    unwatch?.();
   }
-}
-
-/**
- * A call whose `context.signal` the binding can abort on its own (`detach`),
- * for a stream the adapter may stop reading. A unary call (`streaming`
- * false) needs no signal of its own: it uses the request's, which saves an
- * AbortSignal per request on the hot path.
- */
-export function openServerCall(
-  request: HttpRequestLike,
-  binding: ProtocolBinding,
-  headers: HeadersLike = request.headers,
-  streaming = true,
-): ServerCall {
-  if (!streaming) return new UnaryCall(new CallContext(binding, headers, request));
-  const controller = new AbortController();
-  const detach = () => {
-    request.signal.removeEventListener("abort", detach);
-    controller.abort(request.signal.reason);
-  };
-  if (request.signal.aborted) detach();
-  else request.signal.addEventListener("abort", detach, { once: true });
-  const context = new CallContext(binding, headers, controller);
-  return {
-    context,
-    detach,
-    close: () => request.signal.removeEventListener("abort", detach),
-    replyHeaders: (base) => context.replyHeaders(base),
-  };
-}
-
-/** `base` plus every response header the handler set. */
-export function replyHeaders(base: Readonly<Record<string, string>>, extra: Headers): Record<string, string> {
-  const out = { ...base };
-  extra.forEach((value, name) => {
-    out[name] = value;
-  });
-  return out;
 }

@@ -36,9 +36,7 @@ export async function sseReply<F>(
   encoding: SseEncoding<F>,
 ): Promise<HttpStreamReply> {
   // A batching stream lets go of its task on the call's signal itself; any other is made detachable here.
-  const batches = hasFrameBatches(stream)
-    ? stream[FRAME_BATCHES]()
-    : singleFrames(detachable(stream, call.context.signal));
+  const batches = hasFrameBatches(stream) ? stream[FRAME_BATCHES]() : singleFrames(detachable(stream, call.signal));
   let pending: IteratorResult<readonly F[], void> | undefined = await batches.next();
   let finished = false;
   const finish = () => {

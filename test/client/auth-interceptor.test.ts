@@ -2,7 +2,6 @@
 import { fromJson, type JsonObject } from "@bufbuild/protobuf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AgentCardSchema } from "../../gen/a2a_pb.js";
-import { ApiKeyAuth, BearerTokenAuth } from "../../src/client/auth.js";
 import { AuthInterceptor, formatCredential } from "../../src/client/auth-interceptor.js";
 import { Client } from "../../src/client/client.js";
 import {
@@ -11,6 +10,7 @@ import {
   SESSION_ID_STATE_KEY,
 } from "../../src/client/credential-service.js";
 import type { ClientCallContext } from "../../src/client/interceptors.js";
+import { ApiKeyAuth, BearerTokenAuth } from "../../src/http/auth.js";
 import { type RecordedRequest, sendJson, startHttpServer, type TestHttpServer } from "./support/http-server.js";
 
 let server: TestHttpServer;

@@ -5,9 +5,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { AgentCardSchema, MessageSchema, TaskSchema } from "../../gen/a2a_pb.js";
 import { InvalidAgentResponseError, TaskNotFoundError } from "../../src/a2a/errors.js";
 import { A2AExtension, ExtensionRegistry } from "../../src/a2a/extensions.js";
-import { BearerTokenAuth } from "../../src/client/auth.js";
 import { Client, DEFAULT_TIMEOUT_MS } from "../../src/client/client.js";
 import { NovaOSConnectionError, NovaOSError, NovaOSValidationError } from "../../src/errors/novaos-errors.js";
+import { BearerTokenAuth } from "../../src/http/auth.js";
 import { type RecordedRequest, sendJson, startHttpServer, type TestHttpServer } from "./support/http-server.js";
 
 let server: TestHttpServer | undefined;

@@ -15,7 +15,6 @@ import {
   TaskNotFoundError,
 } from "../../src/a2a/errors.js";
 import { A2AExtension, ExtensionRegistry } from "../../src/a2a/extensions.js";
-import { BearerTokenAuth } from "../../src/client/auth.js";
 import { Client } from "../../src/client/client.js";
 import {
   NovaOSAuthenticationError,
@@ -23,6 +22,7 @@ import {
   NovaOSError,
   NovaOSRateLimitError,
 } from "../../src/errors/novaos-errors.js";
+import { BearerTokenAuth } from "../../src/http/auth.js";
 
 interface GrpcServer {
   readonly url: string;

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { BearerTokenAuth } from "../../src/client/auth.js";
 import { agentCardUrl } from "../../src/discovery/agent-card-fetch.js";
 import {
   AgentDiscoveryService,
@@ -16,6 +15,7 @@ import {
   NovaOSServerError,
   NovaOSValidationError,
 } from "../../src/errors/novaos-errors.js";
+import { BearerTokenAuth } from "../../src/http/auth.js";
 import { type ContractServer, type JsonReply, startContractServer } from "../platform/contract-server.js";
 import { agentCardJson } from "./agent-card.fixture.js";
 import { fakeDns } from "./fake-dns.js";

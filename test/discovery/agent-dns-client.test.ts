@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { BearerTokenAuth } from "../../src/client/auth.js";
 import type { Client } from "../../src/client/client.js";
 import { AgentDNSClient, type AgentDNSClientOptions } from "../../src/discovery/agent-dns-client.js";
 import type { AgentDNSRecord } from "../../src/discovery/agent-dns-record.js";
@@ -12,6 +11,7 @@ import {
   type NovaOSError,
   NovaOSValidationError,
 } from "../../src/errors/novaos-errors.js";
+import { BearerTokenAuth } from "../../src/http/auth.js";
 import { type ContractServer, type OperationHandler, startContractServer } from "../platform/contract-server.js";
 import { fakeDns } from "./fake-dns.js";
 import { startHttpServer } from "./local-network.js";

@@ -15,9 +15,9 @@ import {
   UnsupportedOperationError,
 } from "../../src/a2a/errors.js";
 import { isLastFrame } from "../../src/a2a/stream-frame.js";
-import { BearerTokenAuth } from "../../src/client/auth.js";
 import { Client, type ClientOptions } from "../../src/client/client.js";
 import { NovaOSConnectionError } from "../../src/errors/novaos-errors.js";
+import { BearerTokenAuth } from "../../src/http/auth.js";
 import { type A2AJsAgent, startA2AJsAgent } from "../client/support/a2a-js-agent.js";
 
 const BINDINGS = ["JSONRPC", "HTTP+JSON", "GRPC"] as const;

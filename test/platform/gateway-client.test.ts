@@ -3,7 +3,6 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { propagation } from "@opentelemetry/api";
 import { afterEach, describe, expect, it } from "vitest";
-import { BearerTokenAuth } from "../../src/client/auth.js";
 import {
   NovaOSAgentNotFoundError,
   NovaOSAuthenticationError,
@@ -13,6 +12,7 @@ import {
   NovaOSServerError,
   NovaOSValidationError,
 } from "../../src/errors/novaos-errors.js";
+import { BearerTokenAuth } from "../../src/http/auth.js";
 import { Attachment } from "../../src/platform/attachment.js";
 import { GatewayClient } from "../../src/platform/gateway-client.js";
 import { type ContractServer, type OperationHandler, startContractServer } from "./contract-server.js";

@@ -1,6 +1,5 @@
 import { once } from "node:events";
 import { afterEach, describe, expect, it } from "vitest";
-import { BearerTokenAuth } from "../../src/client/auth.js";
 import {
   NovaOSAuthenticationError,
   NovaOSConnectionError,
@@ -8,6 +7,7 @@ import {
   NovaOSServerError,
   NovaOSValidationError,
 } from "../../src/errors/novaos-errors.js";
+import { BearerTokenAuth } from "../../src/http/auth.js";
 import { GatewayClient } from "../../src/platform/gateway-client.js";
 import type { StreamEvent } from "../../src/platform/stream-event.js";
 import {

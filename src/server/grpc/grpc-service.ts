@@ -6,80 +6,77 @@
  * a cancelled call detaches from the task, as on the HTTP bindings.
  */
 import type { DescMessage, Message } from "@bufbuild/protobuf";
-import type { ConnectError, ConnectRouter, HandlerContext, ServiceImpl } from "@connectrpc/connect";
+import type { ConnectRouter, HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { A2AService } from "../../../gen/a2a_pb.js";
 import { type A2ABinding, a2aBindingList } from "../../a2a/bindings.js";
 import { PROTOCOL_BINDING_GRPC } from "../../a2a/constants.js";
-import { A2AError } from "../../a2a/errors.js";
 import { checkRequiredFields } from "../../a2a/protojson.js";
 import type { Logger } from "../../runtime/logger.js";
-import type { ServerCallContext } from "../call-context.js";
 import { detachable } from "../detachable-stream.js";
-import {
-  type StreamingHandlerMethod,
-  streamingMethodOf,
-  type UnaryHandlerMethod,
-  unaryMethodOf,
-} from "../handler-method.js";
 import { type A2ARequestHandler, handlerMethodName } from "../request-handler.js";
+import { logFailure, type RpcExchange, type RpcRequest, serveRpc } from "../serve-rpc.js";
+import { ServerCall, watchSignal } from "../server-call.js";
 import { toConnectError } from "./grpc-error.js";
-
-interface Call {
-  readonly context: ServerCallContext;
-  /** The call is over: stop listening for cancellation. */
-  close(): void;
-}
-
-/**
- * connect-es aborts its signal when the caller cancels or the deadline passes,
- * but also once the RPC completes; `context.signal` follows only the former.
- * It is made when first read: a unary call mostly never reads it, and an
- * AbortController and its listener per call are a measurable cost.
- */
-function openCall(handlerContext: HandlerContext): Call {
-  const outer = handlerContext.signal;
-  let controller: AbortController | undefined;
-  let closed = false;
-  /** Set at close when the call was cancelled before it completed. */
-  let cancelled: { reason: unknown } | undefined;
-  const detach = () => controller?.abort(outer.reason);
-  return {
-    context: {
-      binding: PROTOCOL_BINDING_GRPC,
-      headers: handlerContext.requestHeader,
-      get signal() {
-        if (!controller) {
-          controller = new AbortController();
-          if (closed) {
-            if (cancelled) controller.abort(cancelled.reason);
-          } else if (outer.aborted) {
-            detach();
-          } else {
-            outer.addEventListener("abort", detach, { once: true });
-          }
-        }
-        return controller.signal;
-      },
-      responseHeaders: handlerContext.responseHeader,
-    },
-    close: () => {
-      if (closed) return;
-      closed = true;
-      if (outer.aborted) cancelled = { reason: outer.reason };
-      if (controller) outer.removeEventListener("abort", detach);
-    },
-  };
-}
 
 export interface A2AServiceImplOptions {
   /** Where unexpected handler failures are logged (they reach the caller as a bare INTERNAL). */
   readonly logger?: Logger;
 }
 
-/** Failures that are not A2A answers are bugs or outages: the caller sees INTERNAL, the log sees why. */
-function failure(error: unknown, logger: Logger | undefined): ConnectError {
-  if (!(error instanceof A2AError)) logger?.error({ err: error, binding: PROTOCOL_BINDING_GRPC }, "request failed");
-  return toConnectError(error);
+type GrpcReply = Message | AsyncIterable<Message>;
+
+/**
+ * One call whose request message is already decoded (by connect-es, or by the
+ * unary fast path): decoding is the REQUIRED-field check (binary protobuf has
+ * none); a failure is thrown as the ConnectError connect-es sends.
+ */
+class DecodedGrpcCall implements RpcExchange<GrpcReply> {
+  readonly #method: A2ABinding;
+  readonly #request: Message;
+  readonly #call: ServerCall;
+  readonly #logger: Logger | undefined;
+
+  constructor(method: A2ABinding, request: Message, call: ServerCall, logger: Logger | undefined) {
+    this.#method = method;
+    this.#request = request;
+    this.#call = call;
+    this.#logger = logger;
+  }
+
+  decode(): RpcRequest {
+    checkRequiredFields(this.#method.input as DescMessage, this.#request as never);
+    return { method: this.#method, input: this.#request };
+  }
+
+  unary(_method: A2ABinding, output: Message): Message {
+    return output;
+  }
+
+  /** The frames until the caller cancels (the handler lets go at once); a failure ends the call with its status. */
+  async *stream(_method: A2ABinding, frames: AsyncIterable<Message>): AsyncGenerator<Message> {
+    try {
+      yield* detachable(frames, this.#call.signal);
+    } catch (error) {
+      logFailure(this.#logger, error, PROTOCOL_BINDING_GRPC);
+      throw toConnectError(error);
+    } finally {
+      this.#call.close();
+    }
+  }
+
+  error(error: unknown): never {
+    throw toConnectError(error);
+  }
+}
+
+function serveDecoded(
+  handler: A2ARequestHandler,
+  binding: A2ABinding,
+  request: Message,
+  call: ServerCall,
+  logger: Logger | undefined,
+): Promise<GrpcReply> {
+  return serveRpc<GrpcReply>(handler, call, new DecodedGrpcCall(binding, request, call, logger), logger);
 }
 
 /**
@@ -88,21 +85,7 @@ function failure(error: unknown, logger: Logger | undefined): ConnectError {
  */
 export interface GrpcUnaryMethod {
   readonly binding: A2ABinding;
-  answer(request: Message, context: ServerCallContext): Promise<Message>;
-}
-
-function unaryMethod(binding: A2ABinding, method: UnaryHandlerMethod, logger: Logger | undefined): GrpcUnaryMethod {
-  return {
-    binding,
-    async answer(request, context) {
-      try {
-        checkRequiredFields(binding.input as DescMessage, request as never);
-        return await method(request, context);
-      } catch (error) {
-        throw failure(error, logger);
-      }
-    },
-  };
+  answer(request: Message, call: ServerCall): Promise<Message>;
 }
 
 /** The unary RPCs of `A2AService` over `handler`, by gRPC path (`/lf.a2a.v1.A2AService/GetTask`). */
@@ -113,36 +96,34 @@ export function grpcUnaryMethods(
   const methods = new Map<string, GrpcUnaryMethod>();
   for (const binding of a2aBindingList) {
     if (binding.kind === "server_streaming") continue;
-    methods.set(
-      `/${A2AService.typeName}/${binding.name}`,
-      unaryMethod(binding, unaryMethodOf(handler, binding), options.logger),
-    );
+    methods.set(`/${A2AService.typeName}/${binding.name}`, {
+      binding,
+      // The binding is unary: the answer is the handler's reply message.
+      answer: (request, call) => serveDecoded(handler, binding, request, call, options.logger) as Promise<Message>,
+    });
   }
   return methods;
 }
 
-function unary(method: GrpcUnaryMethod) {
-  return async (request: Message, handlerContext: HandlerContext): Promise<Message> => {
-    const call = openCall(handlerContext);
-    try {
-      return await method.answer(request, call.context);
-    } finally {
-      call.close();
-    }
-  };
+/**
+ * The call of one connect-es handler context. connect-es aborts its signal
+ * when the caller cancels or the deadline passes, but also once the RPC
+ * completes; the call's signal follows it only until the call closes.
+ */
+function callOf(handlerContext: HandlerContext): ServerCall {
+  return new ServerCall(
+    PROTOCOL_BINDING_GRPC,
+    handlerContext.requestHeader,
+    watchSignal(handlerContext),
+    handlerContext.responseHeader,
+  );
 }
 
-function serverStreaming(binding: A2ABinding, method: StreamingHandlerMethod, logger: Logger | undefined) {
+function serverStreaming(binding: A2ABinding, handler: A2ARequestHandler, logger: Logger | undefined) {
   return async function* (request: Message, handlerContext: HandlerContext): AsyncGenerator<Message> {
-    const call = openCall(handlerContext);
-    try {
-      checkRequiredFields(binding.input as DescMessage, request as never);
-      yield* detachable(method(request, call.context), call.context.signal);
-    } catch (error) {
-      throw failure(error, logger);
-    } finally {
-      call.close();
-    }
+    const call = callOf(handlerContext);
+    // The binding is streaming: the answer is the frames.
+    yield* (await serveDecoded(handler, binding, request, call, logger)) as AsyncIterable<Message>;
   };
 }
 
@@ -153,14 +134,14 @@ export function createA2AServiceImpl(
   unaryMethods: ReadonlyMap<string, GrpcUnaryMethod> = grpcUnaryMethods(handler, options),
 ): ServiceImpl<typeof A2AService> {
   const impl: Record<string, unknown> = {};
-  for (const method of unaryMethods.values()) impl[handlerMethodName(method.binding.name)] = unary(method);
+  for (const method of unaryMethods.values()) {
+    impl[handlerMethodName(method.binding.name)] = (request: Message, handlerContext: HandlerContext) =>
+      method.answer(request, callOf(handlerContext));
+  }
   for (const binding of a2aBindingList) {
-    if (binding.kind !== "server_streaming") continue;
-    impl[handlerMethodName(binding.name)] = serverStreaming(
-      binding,
-      streamingMethodOf(handler, binding),
-      options.logger,
-    );
+    if (binding.kind === "server_streaming") {
+      impl[handlerMethodName(binding.name)] = serverStreaming(binding, handler, options.logger);
+    }
   }
   return impl as ServiceImpl<typeof A2AService>;
 }

@@ -11,16 +11,21 @@
  * `application/grpc+proto`, uncompressed, no deadline. Everything else
  * (streaming, compression, `grpc-timeout`, Connect, gRPC-Web, other content
  * types) goes to connect-node, so the wire contract stays connect's; the
- * status codes for malformed envelopes are the ones connect gives.
+ * status codes for malformed envelopes are the ones connect gives. The call
+ * itself is every binding's: the same `ServerCall` and the same request
+ * skeleton, through `GrpcUnaryMethod`. What is this path's own is the
+ * envelope: the body is read with the HTTP bindings' reader and a total cap
+ * (one envelope of the largest allowed message), refused as soon as the
+ * envelope header declares more.
  */
 import type { IncomingMessage } from "node:http";
-import type { Http2ServerRequest, Http2ServerResponse, OutgoingHttpHeaders } from "node:http2";
+import { constants, type Http2ServerRequest, type Http2ServerResponse, type OutgoingHttpHeaders } from "node:http2";
 import { fromBinary, type Message, toBinary } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
 import { PROTOCOL_BINDING_GRPC } from "../../a2a/constants.js";
-import type { HeadersLike } from "../../a2a/headers.js";
-import type { ServerCallContext } from "../call-context.js";
+import { BodyTooLargeError, readNodeBody } from "../../http/capped-body.js";
+import { type CallerWatch, ServerCall } from "../server-call.js";
 import type { GrpcUnaryMethod } from "./grpc-service.js";
 
 type NodeRequest = IncomingMessage | Http2ServerRequest;
@@ -36,6 +41,7 @@ const RESPONSE_CONTENT_TYPE = "application/grpc+proto";
 const ENVELOPE_HEADER_BYTES = 5;
 const FLAG_COMPRESSED = 0b0000_0001;
 const OK_TRAILERS = { "grpc-status": "0" };
+const RESPONSE_HEADERS: Readonly<Record<string, string>> = { "content-type": RESPONSE_CONTENT_TYPE };
 
 /** `fallback` (connect-node's handler) for every call, except plain gRPC unary ones answered here. */
 export function withUnaryFastPath<Req extends NodeRequest, Res>(
@@ -70,11 +76,11 @@ async function answer(
   res: Http2ServerResponse,
   options: UnaryFastPathOptions,
 ): Promise<void> {
-  const call = new FastCall(req.headers, res, options.shutdownSignal);
+  const call = new ServerCall(PROTOCOL_BINDING_GRPC, req.headers, watchStream(res, options.shutdownSignal));
   let reply: Uint8Array | undefined;
   let trailers: OutgoingHttpHeaders = OK_TRAILERS;
   try {
-    const body = await readBody(req, options.maxMessageBytes);
+    const body = await readEnvelope(req, options.maxMessageBytes);
     const response = await method.answer(decode(method, singleMessage(body)), call);
     reply = envelope(toBinary(method.binding.output, response as never));
   } catch (error) {
@@ -83,46 +89,53 @@ async function answer(
     call.close();
   }
   if (res.stream.destroyed) return;
-  res.writeHead(200, call.replyHeaders());
+  if (!req.readableEnded) {
+    // A body refused unread: a trailers-only answer, then the stream is reset so the caller stops sending.
+    res.stream.respond({ ":status": 200, ...call.replyHeaders(RESPONSE_HEADERS), ...trailers }, { endStream: true });
+    res.stream.close(constants.NGHTTP2_NO_ERROR);
+    return;
+  }
+  res.writeHead(200, call.replyHeaders(RESPONSE_HEADERS));
   res.addTrailers(trailers);
   if (reply) res.end(reply);
   else res.end();
 }
 
 /**
- * The request body, up to one envelope of the largest allowed message. A
- * body that claims more is refused as soon as its header says so.
+ * The request body: one envelope of the largest allowed message at most, the
+ * same total cap the HTTP bindings put on a body. A body that passes it is
+ * refused there; one whose envelope header declares more is refused as soon
+ * as the header is in. Either way the rest is never read.
  */
-function readBody(req: Http2ServerRequest, maxMessageBytes: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let length = 0;
-    const onData = (chunk: Buffer) => {
-      chunks.push(chunk);
-      length += chunk.byteLength;
-      if (length >= ENVELOPE_HEADER_BYTES) {
-        const head = chunks.length === 1 ? chunk : Buffer.concat(chunks);
-        const declared = head.readUInt32BE(1);
-        if (declared > maxMessageBytes) {
-          req.off("data", onData);
-          req.resume();
-          reject(
-            new ConnectError(
-              `message size ${declared} is larger than configured readMaxBytes ${maxMessageBytes}`,
-              Code.ResourceExhausted,
-            ),
-          );
-        }
-      }
-    };
-    req.on("data", onData);
-    req.once("end", () => resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)));
-    req.once("error", reject);
-  });
+async function readEnvelope(req: Http2ServerRequest, maxMessageBytes: number): Promise<Uint8Array> {
+  try {
+    return await readNodeBody(req, {
+      maxBytes: ENVELOPE_HEADER_BYTES + maxMessageBytes,
+      declaredLength: Number(req.headers["content-length"]),
+      lengthFromHead: envelopeLength,
+    });
+  } catch (error) {
+    if (!(error instanceof BodyTooLargeError)) throw error;
+    const declared = error.declaredLength === undefined ? "" : ` ${error.declaredLength - ENVELOPE_HEADER_BYTES}`;
+    throw new ConnectError(
+      `message size${declared} is larger than configured readMaxBytes ${maxMessageBytes}`,
+      Code.ResourceExhausted,
+    );
+  }
+}
+
+/** The length of a body holding the envelope whose header starts `head`, once the header is in. */
+function envelopeLength(head: Uint8Array): number | undefined {
+  return head.byteLength < ENVELOPE_HEADER_BYTES ? undefined : ENVELOPE_HEADER_BYTES + messageLength(head);
+}
+
+/** The message length of an envelope header (4 bytes, big-endian, after the flags). */
+function messageLength(envelope: Uint8Array): number {
+  return new DataView(envelope.buffer, envelope.byteOffset, ENVELOPE_HEADER_BYTES).getUint32(1);
 }
 
 /** The one message of a unary request body, or the error connect gives for the body's shape. */
-function singleMessage(body: Buffer): Uint8Array {
+function singleMessage(body: Uint8Array): Uint8Array {
   if (body.byteLength === 0) {
     throw new ConnectError("protocol error: missing input message for unary method", Code.Unimplemented);
   }
@@ -130,7 +143,7 @@ function singleMessage(body: Buffer): Uint8Array {
     throw new ConnectError("protocol error: incomplete envelope", Code.InvalidArgument);
   }
   const flags = body[0] as number;
-  const end = ENVELOPE_HEADER_BYTES + body.readUInt32BE(1);
+  const end = ENVELOPE_HEADER_BYTES + messageLength(body);
   if (body.byteLength < end) throw new ConnectError("protocol error: incomplete envelope", Code.InvalidArgument);
   if (flags & FLAG_COMPRESSED) {
     throw new ConnectError("received compressed envelope, but do not know how to decompress", Code.Internal);
@@ -171,68 +184,21 @@ function errorTrailers(error: unknown): OutgoingHttpHeaders {
 }
 
 /**
- * The call context of one fast call. Its signal (aborted when the caller
- * resets the stream before the answer, or on shutdown) and its response
- * headers are made only when the handler asks for them.
+ * The caller of a fast call is gone when it resets the stream before the
+ * answer, or when the server shuts down.
  */
-class FastCall implements ServerCallContext {
-  readonly binding = PROTOCOL_BINDING_GRPC;
-  readonly headers: HeadersLike;
-  readonly #res: Http2ServerResponse;
-  readonly #shutdown: AbortSignal | undefined;
-  #controller: AbortController | undefined;
-  #responseHeaders: Headers | undefined;
-  #closed = false;
-
-  constructor(headers: HeadersLike, res: Http2ServerResponse, shutdown: AbortSignal | undefined) {
-    this.headers = headers;
-    this.#res = res;
-    this.#shutdown = shutdown;
-  }
-
-  readonly #detach = () => {
-    this.#controller?.abort(
-      this.#shutdown?.aborted ? this.#shutdown.reason : new Error("The caller cancelled the call"),
-    );
-    this.#unwatch();
-  };
-
-  get signal(): AbortSignal {
-    if (!this.#controller) {
-      this.#controller = new AbortController();
-      if (this.#closed) return this.#controller.signal;
-      if (this.#res.stream.destroyed || this.#shutdown?.aborted) this.#detach();
-      else {
-        this.#res.once("close", this.#detach);
-        this.#shutdown?.addEventListener("abort", this.#detach, { once: true });
-      }
+function watchStream(res: Http2ServerResponse, shutdown: AbortSignal | undefined): CallerWatch {
+  return (onGone) => {
+    const gone = () => onGone(shutdown?.aborted ? shutdown.reason : new Error("The caller cancelled the call"));
+    if (res.stream.destroyed || shutdown?.aborted) {
+      gone();
+      return () => undefined;
     }
-    return this.#controller.signal;
-  }
-
-  get responseHeaders(): Headers {
-    this.#responseHeaders ??= new Headers();
-    return this.#responseHeaders;
-  }
-
-  /** The response head: the content type and whatever the handler set. */
-  replyHeaders(): OutgoingHttpHeaders {
-    const head: OutgoingHttpHeaders = { "content-type": RESPONSE_CONTENT_TYPE };
-    this.#responseHeaders?.forEach((value, name) => {
-      head[name] = value;
-    });
-    return head;
-  }
-
-  /** The answer is made: a later stream close is the call ending, not the caller leaving. */
-  close(): void {
-    this.#closed = true;
-    this.#unwatch();
-  }
-
-  #unwatch(): void {
-    if (!this.#controller) return;
-    this.#res.off("close", this.#detach);
-    this.#shutdown?.removeEventListener("abort", this.#detach);
-  }
+    res.once("close", gone);
+    shutdown?.addEventListener("abort", gone, { once: true });
+    return () => {
+      res.off("close", gone);
+      shutdown?.removeEventListener("abort", gone);
+    };
+  };
 }

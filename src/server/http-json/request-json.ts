@@ -10,7 +10,7 @@ import { headerValue } from "../../a2a/headers.js";
 import { isJsonObject } from "../../a2a/json-object.js";
 import { decodeMessage, invalidParams } from "../../a2a/protojson.js";
 import type { HttpRequestLike } from "../http-exchange.js";
-import { checkRequestContentType } from "./content-type.js";
+import { checkRequestContentType } from "../json-content-type.js";
 import { fieldNamed, queryToJson } from "./query-params.js";
 import type { RouteMatch } from "./route-table.js";
 

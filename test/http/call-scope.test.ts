@@ -1,7 +1,7 @@
 import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
-import { CallScope, CallTimeoutError } from "../../src/client/call-options.js";
 import { NovaOSConnectionError } from "../../src/errors/novaos-errors.js";
+import { CallScope, CallTimeoutError } from "../../src/http/call-scope.js";
 
 describe("CallScope", () => {
   it("is aborted with the caller's reason, which is the call's error", () => {

@@ -1,6 +1,6 @@
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
-import { ApiKeyAuth, apiKeyAuthFromEnv, BearerTokenAuth } from "../../src/client/auth.js";
+import { ApiKeyAuth, apiKeyAuthFromEnv, BearerTokenAuth } from "../../src/http/auth.js";
 
 describe("auth providers", () => {
   it("formats a bearer token, re-read on every call", () => {

@@ -8,8 +8,8 @@
  */
 import { context, propagation } from "@opentelemetry/api";
 import createClient, { type Client } from "openapi-fetch";
-import type { AuthProvider } from "../client/auth.js";
 import { NovaOSValidationError } from "../errors/novaos-errors.js";
+import type { AuthProvider } from "./auth.js";
 
 export interface PlatformClientOptions {
   baseUrl: string;

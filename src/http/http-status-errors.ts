@@ -12,7 +12,7 @@ import {
   NovaOSRateLimitError,
   NovaOSServerError,
   NovaOSValidationError,
-} from "./novaos-errors.js";
+} from "../errors/novaos-errors.js";
 
 /** `Retry-After` in seconds: delta-seconds or an HTTP date; undefined when absent or unreadable. */
 export function parseRetryAfter(value: string | null, now: number = Date.now()): number | undefined {

@@ -6,8 +6,9 @@
  * (the caller says which class fits what was not found), 5xx server error
  * (retryable for 502/503/504), any other 4xx validation.
  */
-import { errorForHttpStatus, parseRetryAfter } from "../errors/http-status-errors.js";
+
 import type { NovaOSError, NovaOSErrorOptions } from "../errors/novaos-errors.js";
+import { errorForHttpStatus, parseRetryAfter } from "./http-status-errors.js";
 
 export interface PlatformErrorContext {
   /** What was called, for the message: `"Execution Gateway POST /api/v1/execute"`. */
