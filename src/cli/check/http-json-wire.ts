@@ -10,6 +10,7 @@ import {
 } from "../../index.js";
 import { type HttpAnswer, isEventStream, notJsonError, readAnswer, sseItems } from "./http-wire.js";
 import {
+  answersEmpty,
   callHeaders,
   errorInfoIn,
   type HeaderOverrides,
@@ -116,6 +117,7 @@ export class HttpJsonWire implements Wire {
     const meta = { httpStatus: answer.status, contentType: answer.contentType };
     if (answer.status >= 200 && answer.status < 300) {
       if (isJsonObjectValue(answer.json)) return { ok: true, json: answer.json, ...meta };
+      if (answer.text === "" && answersEmpty(method)) return { ok: true, json: {}, ...meta };
       return { ok: false, error: notJsonError(answer), ...meta };
     }
     if (!isJsonObjectValue(answer.json)) return { ok: false, error: notJsonError(answer), ...meta };

@@ -40,8 +40,9 @@ function walk(schema: DescMessage, json: JsonObject, path: string, visit: Visit)
       if (message.typeName.startsWith("google.protobuf.")) return;
       if (isJsonObjectValue(item)) walk(message, item, `${where}.`, visit);
     };
-    if (Array.isArray(value)) value.forEach((item, i) => each(item, `${at}[${i}]`));
-    else if (field.fieldKind === "map" && field.mapKind === "message" && isJsonObjectValue(value)) {
+    if (Array.isArray(value)) {
+      for (const [i, item] of value.entries()) each(item, `${at}[${i}]`);
+    } else if (field.fieldKind === "map" && field.mapKind === "message" && isJsonObjectValue(value)) {
       for (const [k, v] of Object.entries(value))
         if (isJsonObjectValue(v)) walk(field.message, v, `${at}.${k}.`, visit);
     } else if (value !== null) each(value, at);

@@ -3,6 +3,7 @@ import type { JsonObject } from "@bufbuild/protobuf";
 import { A2A_PROTOCOL_VERSION, type A2AMethodName, a2aServiceBindings, PROTOCOL_BINDING_JSONRPC } from "../../index.js";
 import { type HttpAnswer, isEventStream, notJsonError, readAnswer, sseItems } from "./http-wire.js";
 import {
+  answersEmpty,
   callHeaders,
   errorInfoIn,
   type HeaderOverrides,
@@ -67,6 +68,7 @@ export class JsonRpcWire implements Wire {
     if (!isJsonObjectValue(answer.json)) return { ok: false, error: notJsonError(answer), ...meta };
     if (answer.json.error !== undefined)
       return { ok: false, error: jsonRpcError(answer.json.error, answer.status), ...meta };
+    if (answer.json.result === null && answersEmpty(method)) return { ok: true, json: {}, ...meta };
     if (!isJsonObjectValue(answer.json.result)) {
       return {
         ok: false,

@@ -7,6 +7,7 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import {
   type A2AMethodName,
+  a2aServiceBindings,
   decodeMessage,
   isLastFrame,
   type ProtocolBinding,
@@ -177,6 +178,16 @@ export async function recordStream(
     contentType: opened.contentType,
     problems: opened.problems ?? [],
   };
+}
+
+/**
+ * Whether `method` answers google.protobuf.Empty. Its JSON is `{}`, but a
+ * JSON-RPC `result: null` and an HTTP 204 with no body are read as success
+ * too: Empty has nothing to get wrong, and refusing them would report one
+ * cosmetic difference under every push-config requirement.
+ */
+export function answersEmpty(method: A2AMethodName): boolean {
+  return a2aServiceBindings[method].output.typeName === "google.protobuf.Empty";
 }
 
 /** A stream that is one item (an error answered instead of a stream). */

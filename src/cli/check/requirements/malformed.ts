@@ -69,11 +69,12 @@ export const MALFORMED_REQUIREMENTS: readonly BindingRequirement[] = [
         ['"jsonrpc": "1.0"', JSON.stringify({ jsonrpc: "1.0", id: 2, method: "GetTask", params: { id: "x" } })],
         ["a numeric method", JSON.stringify({ jsonrpc: "2.0", id: 3, method: 42, params: {} })],
       ];
+      const failures: string[] = [];
       for (const [what, body] of cases) {
         const verdict = expectCode(await jsonRpcCodeOf(wire, body), -32600, what);
-        if (verdict.status !== "pass") return verdict;
+        if (verdict.status === "fail") failures.push(verdict.reason);
       }
-      return pass();
+      return failures.length === 0 ? pass() : fail(failures.join("; "));
     },
   },
   {
