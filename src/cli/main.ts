@@ -13,12 +13,18 @@ process.on("SIGINT", () => {
   controller.abort(new Error("interrupted"));
 });
 
+/** The package's version: its package.json is one level up from dist/cli.js, two from src/cli/main.ts. */
 function packageVersion(): string {
-  try {
-    return (createRequire(import.meta.url)("../package.json") as { version: string }).version;
-  } catch {
-    return "0.0.0";
+  const require = createRequire(import.meta.url);
+  for (const path of ["../package.json", "../../package.json"]) {
+    try {
+      const pkg = require(path) as { name?: string; version?: string };
+      if (pkg.name === "@novaos/client-sdk" && pkg.version) return pkg.version;
+    } catch {
+      // not there: try the next level
+    }
   }
+  return "0.0.0";
 }
 
 const code = await runCli(
