@@ -4,7 +4,13 @@
  * lines for people, `--json` for scripts.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { type ExampleAgent, type PeerAgent, startExampleAgent, startPeerAgent, type TestAgent } from "./support/agents.js";
+import {
+  type ExampleAgent,
+  type PeerAgent,
+  startExampleAgent,
+  startPeerAgent,
+  type TestAgent,
+} from "./support/agents.js";
 import { cli, jsonLines } from "./support/run-cli.js";
 
 interface Target {
@@ -150,13 +156,20 @@ describe("card", () => {
     expect(run.code).toBe(1);
     const report = jsonLines(run.stdout)[0] as { ok: boolean; lint: { level: string; message: string }[] };
     expect(report.ok).toBe(false);
-    expect(report.lint.filter((f) => f.level === "error").map((f) => f.message)).toEqual(["skills[0].tags: tags is required"]);
+    expect(report.lint.filter((f) => f.level === "error").map((f) => f.message)).toEqual([
+      "skills[0].tags: tags is required",
+    ]);
   });
 });
 
 describe("--help and usage errors", () => {
   it("every command's --help lists the exit codes", async () => {
-    for (const argv of [["--help"], ["check", "--help"], ["task", "cancel", "--help"], ["keys", "generate", "--help"]]) {
+    for (const argv of [
+      ["--help"],
+      ["check", "--help"],
+      ["task", "cancel", "--help"],
+      ["keys", "generate", "--help"],
+    ]) {
       const run = await cli(argv);
       expect(run.code, argv.join(" ")).toBe(0);
       expect(run.stdout, argv.join(" ")).toContain("130  interrupted (Ctrl-C)");

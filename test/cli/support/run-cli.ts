@@ -52,7 +52,10 @@ export async function cli(argv: readonly string[], options: RunOptions = {}): Pr
 }
 
 /** One run of the bin from source in its own process. */
-export function cliProcess(argv: readonly string[], options: { env?: NodeJS.ProcessEnv; bin?: string } = {}): Promise<CliRun> {
+export function cliProcess(
+  argv: readonly string[],
+  options: { env?: NodeJS.ProcessEnv; bin?: string } = {},
+): Promise<CliRun> {
   const [file, args] = options.bin ? [options.bin, [...argv]] : [TSX, [CLI_SOURCE, ...argv]];
   return new Promise((done) => {
     execFile(
