@@ -143,24 +143,25 @@ export function registerCard(program: Command, io: CliIo): void {
     if (errors > 0) throw new CliFailure(`the card has ${errors} problem(s)`, EXIT.FAILED);
   });
 
-  addConnectionOptions(
-    card
-      .command("verify")
-      .description("verify a card's JWS signatures (spec §8.4.3) against a JWKS")
-      .argument("<source>", "card URL, agent base URL, JSON file, or - for stdin")
-      .requiredOption("--jwks <url>", "where the verification keys are"),
-  ).action(async (source: string, options: ConnectionOptions & { jwks: string }, command: Command) => {
-    const out = createOutput(io, command.optsWithGlobals());
-    const json = await readCardSource(source, options, io);
-    try {
-      await verifyAgentCardSignatures(json, { jwksUrl: options.jwks });
-    } catch (error) {
-      if (out.json) out.data({ verified: false, reason: (error as Error).message });
-      throw new CliFailure(`signature not verified: ${(error as Error).message}`, EXIT.FAILED, { cause: error });
-    }
-    if (out.json) out.data({ verified: true, jwks: options.jwks });
-    else out.line(`${out.colors.green("✓")} signature verified against ${options.jwks}`);
-  });
+  // `--jwks` and the connection options belong to `card` itself; `verify` reads them from there.
+  card
+    .command("verify")
+    .description("verify a card's JWS signatures (spec §8.4.3) against the JWKS given with --jwks")
+    .argument("<source>", "card URL, agent base URL, JSON file, or - for stdin")
+    .action(async (source: string, _options: unknown, command: Command) => {
+      const options = command.optsWithGlobals() as ConnectionOptions & { jwks?: string; json?: boolean };
+      const out = createOutput(io, options);
+      if (!options.jwks) throw new CliUsageError("card verify needs --jwks URL (where the verification keys are)");
+      const json = await readCardSource(source, options, io);
+      try {
+        await verifyAgentCardSignatures(json, { jwksUrl: options.jwks });
+      } catch (error) {
+        if (out.json) out.data({ verified: false, reason: (error as Error).message });
+        throw new CliFailure(`signature not verified: ${(error as Error).message}`, EXIT.FAILED, { cause: error });
+      }
+      if (out.json) out.data({ verified: true, jwks: options.jwks });
+      else out.line(`${out.colors.green("✓")} signature verified against ${options.jwks}`);
+    });
 
   card
     .command("sign")
