@@ -70,14 +70,9 @@ export function parseSeconds(value: string): number {
   return Math.round(seconds * 1000);
 }
 
-export function addConnectionOptions(command: Command): Command {
+/** `-H`, `--auth`, `--token`: what every command that calls a service takes. */
+export function addCredentialOptions(command: Command): Command {
   return command
-    .addOption(
-      new Option("--binding <binding>", "JSONRPC, HTTP+JSON (REST) or GRPC (default: the card's first)").argParser(
-        parseBinding,
-      ),
-    )
-    .option("--tenant <tenant>", "tenant sent with every request (default: the card's)")
     .option("-H, --header <header>", 'extra request header "Name: value" (repeatable)', collectHeader)
     .addOption(
       new Option("--auth <scheme>", `credentials: bearer ($${TOKEN_ENV}) or apikey ($${API_KEY_ENV})`).choices([
@@ -85,7 +80,19 @@ export function addConnectionOptions(command: Command): Command {
         "apikey",
       ]),
     )
-    .option("--token <secret>", "the bearer token or API key (prefer the environment: argv is visible to other users)")
+    .option("--token <secret>", "the bearer token or API key (prefer the environment: argv is visible to other users)");
+}
+
+export function addConnectionOptions(command: Command): Command {
+  return addCredentialOptions(
+    command
+      .addOption(
+        new Option("--binding <binding>", "JSONRPC, HTTP+JSON (REST) or GRPC (default: the card's first)").argParser(
+          parseBinding,
+        ),
+      )
+      .option("--tenant <tenant>", "tenant sent with every request (default: the card's)"),
+  )
     .option("--timeout <seconds>", "deadline of each call, streams included", parseSeconds)
     .option("--no-card", "do not fetch the agent card: call URL itself with --binding (default JSONRPC)");
 }

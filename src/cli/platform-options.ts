@@ -3,8 +3,8 @@
  * Execution Gateway) rather than an agent: where the service is, and the
  * same credentials and deadline flags as the agent commands.
  */
-import { type Command, Option } from "commander";
-import { API_KEY_ENV, collectHeader, parseSeconds, TOKEN_ENV } from "./connection.js";
+import type { Command } from "commander";
+import { addCredentialOptions, parseSeconds } from "./connection.js";
 
 export interface PlatformOptions {
   url?: string;
@@ -15,15 +15,9 @@ export interface PlatformOptions {
 }
 
 export function addPlatformOptions(command: Command, where: string): Command {
-  return command
-    .option("--url <url>", where)
-    .addOption(
-      new Option("--auth <scheme>", `credentials: bearer ($${TOKEN_ENV}) or apikey ($${API_KEY_ENV})`).choices([
-        "bearer",
-        "apikey",
-      ]),
-    )
-    .option("--token <secret>", "the bearer token or API key (prefer the environment)")
-    .option("-H, --header <header>", 'extra request header "Name: value" (repeatable)', collectHeader)
-    .option("--timeout <seconds>", "deadline of each call", parseSeconds);
+  return addCredentialOptions(command.option("--url <url>", where)).option(
+    "--timeout <seconds>",
+    "deadline of each call",
+    parseSeconds,
+  );
 }

@@ -4,7 +4,7 @@
  * interface it declares, prints pass/fail/skip with the spec section, and
  * exits 1 when a MUST failed (`--strict`: a SHOULD too).
  */
-import { type Command, Option } from "commander";
+import type { Command } from "commander";
 import { NovaOSConnectionError, type ProtocolBinding } from "../../index.js";
 import { requirementLines, resultPrinter, summarize, summaryLine } from "../check/report.js";
 import type { CheckOptions, MessageSpec } from "../check/requirement.js";
@@ -12,15 +12,7 @@ import { CARD_SERVED } from "../check/requirements/card.js";
 import { REQUIREMENTS } from "../check/requirements/index.js";
 import { type CheckedCard, type RequirementResult, runCheck } from "../check/run-check.js";
 import { CliFailure } from "../cli-errors.js";
-import {
-  API_KEY_ENV,
-  authFrom,
-  collectHeader,
-  fetchCard,
-  parseBinding,
-  parseSeconds,
-  TOKEN_ENV,
-} from "../connection.js";
+import { addCredentialOptions, authFrom, fetchCard, parseBinding, parseSeconds } from "../connection.js";
 import { EXIT, isTimeout } from "../exit-codes.js";
 import type { CliIo } from "../io.js";
 import { createOutput } from "../output.js";
@@ -51,8 +43,7 @@ const spec = (text: string | undefined, skill: string | undefined): MessageSpec 
   text === undefined && skill === undefined ? undefined : { text: text ?? "hello", ...(skill ? { skill } : {}) };
 
 export function registerCheck(program: Command, io: CliIo): void {
-  program
-    .command("check")
+  addCredentialOptions(program.command("check"))
     .description("black-box conformance check of an A2A v1.0 agent over every binding its card declares")
     .argument("[url]", "agent base URL or card URL")
     .option("--text <text>", "a message the agent answers and finishes", "hello")
@@ -76,14 +67,6 @@ export function registerCheck(program: Command, io: CliIo): void {
       `how long a stream may stay open after its last frame (default ${DEFAULT_STREAM_GRACE_MS / 1000})`,
       parseSeconds,
     )
-    .addOption(
-      new Option("--auth <scheme>", `credentials: bearer ($${TOKEN_ENV}) or apikey ($${API_KEY_ENV})`).choices([
-        "bearer",
-        "apikey",
-      ]),
-    )
-    .option("--token <secret>", "the bearer token or API key (prefer the environment)")
-    .option("-H, --header <header>", 'extra request header "Name: value" (repeatable)', collectHeader)
     .option("--strict", "exit 1 on a failed SHOULD too")
     .option("--list", "print the requirements without running them")
     .action(async (url: string | undefined, options: CheckCommandOptions, command: Command) => {

@@ -5,7 +5,7 @@
  */
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { A2AMethodName } from "../../../index.js";
-import { type BindingRequirement, fail, pass, skip } from "../requirement.js";
+import { type BindingContext, type BindingRequirement, fail, pass, skip, type Verdict } from "../requirement.js";
 import {
   describeError,
   expectError,
@@ -27,6 +27,19 @@ function pushCalls(taskId: string, configId: string): [A2AMethodName, JsonObject
     ["ListTaskPushNotificationConfigs", { taskId }],
     ["DeleteTaskPushNotificationConfig", { taskId, id: configId }],
   ];
+}
+
+/** A push config just created on a finished task, or why there is none (push not declared, no task, Create failed). */
+async function createdConfig(ctx: BindingContext): Promise<{ taskId: string; id: string } | Verdict> {
+  if (ctx.card.capabilities?.pushNotifications !== true) return skip("the card does not declare push notifications");
+  const task = await finishedTask(ctx);
+  if (isVerdict(task)) return task;
+  const taskId = String(task.id);
+  const created = await ctx.wire.call("CreateTaskPushNotificationConfig", withTenant(ctx, { taskId, url: WEBHOOK }));
+  if (!created.ok) return fail(`Create failed: ${describeError(created)}`);
+  const id = created.json.id;
+  if (typeof id !== "string" || id === "") return fail("the created config has no id");
+  return { taskId, id };
 }
 
 export const CAPABILITY_REQUIREMENTS: readonly BindingRequirement[] = [
@@ -59,18 +72,9 @@ export const CAPABILITY_REQUIREMENTS: readonly BindingRequirement[] = [
     scope: "binding",
     title: "with push notifications: a config is created with an id, read back, listed, deleted, then gone",
     async run(ctx) {
-      if (ctx.card.capabilities?.pushNotifications !== true)
-        return skip("the card does not declare push notifications");
-      const task = await finishedTask(ctx);
-      if (isVerdict(task)) return task;
-      const taskId = String(task.id);
-      const created = await ctx.wire.call(
-        "CreateTaskPushNotificationConfig",
-        withTenant(ctx, { taskId, url: WEBHOOK }),
-      );
-      if (!created.ok) return fail(`Create failed: ${describeError(created)}`);
-      const id = created.json.id;
-      if (typeof id !== "string" || id === "") return fail("the created config has no id");
+      const config = await createdConfig(ctx);
+      if (isVerdict(config)) return config;
+      const { taskId, id } = config;
       const got = await ctx.wire.call("GetTaskPushNotificationConfig", withTenant(ctx, { taskId, id }));
       if (!got.ok || got.json.url !== WEBHOOK) return fail(`Get did not return the config: ${describeError(got)}`);
       const listed = await ctx.wire.call("ListTaskPushNotificationConfigs", withTenant(ctx, { taskId }));
@@ -89,17 +93,9 @@ export const CAPABILITY_REQUIREMENTS: readonly BindingRequirement[] = [
     scope: "binding",
     title: "with push notifications: deleting a config twice has the effect of deleting it once",
     async run(ctx) {
-      if (ctx.card.capabilities?.pushNotifications !== true)
-        return skip("the card does not declare push notifications");
-      const task = await finishedTask(ctx);
-      if (isVerdict(task)) return task;
-      const taskId = String(task.id);
-      const created = await ctx.wire.call(
-        "CreateTaskPushNotificationConfig",
-        withTenant(ctx, { taskId, url: WEBHOOK }),
-      );
-      if (!created.ok) return skip(`Create failed: ${describeError(created)}`);
-      const request = withTenant(ctx, { taskId, id: String(created.json.id) });
+      const config = await createdConfig(ctx);
+      if (isVerdict(config)) return config.status === "fail" ? skip(config.reason) : config;
+      const request = withTenant(ctx, config);
       await ctx.wire.call("DeleteTaskPushNotificationConfig", request);
       const again = await ctx.wire.call("DeleteTaskPushNotificationConfig", request);
       return again.ok ? pass() : fail(`the second Delete failed: ${describeError(again)}`);

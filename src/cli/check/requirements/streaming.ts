@@ -56,6 +56,22 @@ function streamFailed(record: StreamRecord): Verdict | undefined {
   return undefined;
 }
 
+/**
+ * Judges a stream the card declares: skipped without the streaming
+ * capability, failed when it produced nothing, else `judge` decides.
+ */
+async function judgeStream(
+  ctx: BindingContext,
+  get: (ctx: BindingContext) => Promise<StreamRecord | Verdict>,
+  judge: (record: StreamRecord) => Verdict,
+): Promise<Verdict> {
+  const declared = streamingDeclared(ctx);
+  if (declared) return declared;
+  const record = await get(ctx);
+  if (isVerdict(record)) return record;
+  return streamFailed(record) ?? judge(record);
+}
+
 /** Where a stream ends as it must: the agent closed it right after the last frame, with nothing after. */
 function closesAtLast(record: StreamRecord, graceMs: number): Verdict {
   const last = record.frames.findIndex(isLastFrameJson);
@@ -93,13 +109,10 @@ export const STREAMING_REQUIREMENTS: readonly BindingRequirement[] = [
     scope: "binding",
     title: "SendStreamingMessage starts with a Task or a Message",
     async run(ctx) {
-      const declared = streamingDeclared(ctx);
-      if (declared) return declared;
-      const record = await quickStream(ctx);
-      const failed = streamFailed(record);
-      if (failed) return failed;
-      const first = kindOf(record.frames[0] as JsonObject);
-      return first === "task" || first === "message" ? pass() : fail(`the first frame is ${first}`);
+      return judgeStream(ctx, quickStream, (record) => {
+        const first = kindOf(record.frames[0] as JsonObject);
+        return first === "task" || first === "message" ? pass() : fail(`the first frame is ${first}`);
+      });
     },
   },
   {
@@ -109,24 +122,21 @@ export const STREAMING_REQUIREMENTS: readonly BindingRequirement[] = [
     scope: "binding",
     title: "a message-only stream is one Message; a task stream carries only that task's status and artifact updates",
     async run(ctx) {
-      const declared = streamingDeclared(ctx);
-      if (declared) return declared;
-      const record = await quickStream(ctx);
-      const failed = streamFailed(record);
-      if (failed) return failed;
-      const [first, ...rest] = record.frames as [JsonObject, ...JsonObject[]];
-      if (kindOf(first) === "message")
-        return rest.length === 0 ? pass() : fail(`${rest.length} frame(s) after the Message`);
-      const taskId = (first.task as JsonObject | undefined)?.id;
-      for (const [i, frame] of rest.entries()) {
-        const kind = kindOf(frame);
-        if (kind !== "statusUpdate" && kind !== "artifactUpdate" && kind !== "task")
-          return fail(`frame ${i + 1} is a ${kind}`);
-        const about = kind === "task" ? (frame.task as JsonObject).id : (frame[kind] as JsonObject).taskId;
-        if (about !== taskId)
-          return fail(`frame ${i + 1} is about task ${JSON.stringify(about)}, not ${JSON.stringify(taskId)}`);
-      }
-      return pass();
+      return judgeStream(ctx, quickStream, (record) => {
+        const [first, ...rest] = record.frames as [JsonObject, ...JsonObject[]];
+        if (kindOf(first) === "message")
+          return rest.length === 0 ? pass() : fail(`${rest.length} frame(s) after the Message`);
+        const taskId = (first.task as JsonObject | undefined)?.id;
+        for (const [i, frame] of rest.entries()) {
+          const kind = kindOf(frame);
+          if (kind !== "statusUpdate" && kind !== "artifactUpdate" && kind !== "task")
+            return fail(`frame ${i + 1} is a ${kind}`);
+          const about = kind === "task" ? (frame.task as JsonObject).id : (frame[kind] as JsonObject).taskId;
+          if (about !== taskId)
+            return fail(`frame ${i + 1} is about task ${JSON.stringify(about)}, not ${JSON.stringify(taskId)}`);
+        }
+        return pass();
+      });
     },
   },
   {
@@ -136,10 +146,7 @@ export const STREAMING_REQUIREMENTS: readonly BindingRequirement[] = [
     scope: "binding",
     title: "SendStreamingMessage closes at the terminal or interrupted state, with nothing after it",
     async run(ctx) {
-      const declared = streamingDeclared(ctx);
-      if (declared) return declared;
-      const record = await quickStream(ctx);
-      return streamFailed(record) ?? closesAtLast(record, ctx.options.graceMs);
+      return judgeStream(ctx, quickStream, (record) => closesAtLast(record, ctx.options.graceMs));
     },
   },
   {
@@ -150,12 +157,9 @@ export const STREAMING_REQUIREMENTS: readonly BindingRequirement[] = [
     bindings: [PROTOCOL_BINDING_JSONRPC],
     title: "each stream event is a JSON-RPC 2.0 response with the request's id and a result",
     async run(ctx) {
-      const declared = streamingDeclared(ctx);
-      if (declared) return declared;
-      const record = await quickStream(ctx);
-      const failed = streamFailed(record);
-      if (failed) return failed;
-      return record.problems.length === 0 ? pass() : fail(record.problems.join("; "));
+      return judgeStream(ctx, quickStream, (record) =>
+        record.problems.length === 0 ? pass() : fail(record.problems.join("; ")),
+      );
     },
   },
   {
@@ -165,14 +169,10 @@ export const STREAMING_REQUIREMENTS: readonly BindingRequirement[] = [
     scope: "binding",
     title: "SubscribeToTask starts with the Task as it is now",
     async run(ctx) {
-      const declared = streamingDeclared(ctx);
-      if (declared) return declared;
-      const record = await canceledSubscription(ctx);
-      if (isVerdict(record)) return record;
-      const failed = streamFailed(record);
-      if (failed) return failed;
-      const first = kindOf(record.frames[0] as JsonObject);
-      return first === "task" ? pass() : fail(`the first frame is ${first}`);
+      return judgeStream(ctx, canceledSubscription, (record) => {
+        const first = kindOf(record.frames[0] as JsonObject);
+        return first === "task" ? pass() : fail(`the first frame is ${first}`);
+      });
     },
   },
   {
@@ -182,15 +182,13 @@ export const STREAMING_REQUIREMENTS: readonly BindingRequirement[] = [
     scope: "binding",
     title: "a subscription ends when the task reaches a terminal state (here: canceled), with nothing after it",
     async run(ctx) {
-      const declared = streamingDeclared(ctx);
-      if (declared) return declared;
-      const record = await canceledSubscription(ctx);
-      if (isVerdict(record)) return record;
-      const verdict = streamFailed(record) ?? closesAtLast(record, ctx.options.graceMs);
-      if (verdict.status !== "pass") return verdict;
-      const last = record.frames.at(-1) as JsonObject;
-      const state = stateOf((last.task ?? last.statusUpdate) as JsonObject | undefined);
-      return state === "TASK_STATE_CANCELED" ? pass() : skip(`the task ended ${state} before the cancel took effect`);
+      return judgeStream(ctx, canceledSubscription, (record) => {
+        const verdict = closesAtLast(record, ctx.options.graceMs);
+        if (verdict.status !== "pass") return verdict;
+        const last = record.frames.at(-1) as JsonObject;
+        const state = stateOf((last.task ?? last.statusUpdate) as JsonObject | undefined);
+        return state === "TASK_STATE_CANCELED" ? pass() : skip(`the task ended ${state} before the cancel took effect`);
+      });
     },
   },
   {
