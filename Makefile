@@ -38,9 +38,11 @@ lint-openapi: node_modules/.installed
 vitest: node_modules/.installed
 	$(BIN)/vitest run
 
-## make conformance: the spec lock, fresh generated code, and the conformance suite against the pinned tag.
+## make conformance: the spec lock, fresh generated code, the conformance suite against the pinned tag, and
+## `novaos-a2a check` against the example agent served on all three bindings (fails on any MUST).
 conformance: node_modules/.installed check-generated
 	$(BIN)/vitest run test/conformance
+	$(BIN)/tsx tools/conformance-check.ts
 
 ## make build: ESM + CJS + .d.ts into dist/, checked by publint and are-the-types-wrong.
 build: node_modules/.installed

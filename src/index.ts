@@ -6,9 +6,18 @@
 
 // The A2A data model and service descriptor, generated from the pinned a2a.proto.
 export * from "../gen/a2a_pb.js";
+// For tools that speak the gRPC binding themselves (novaos-a2a check reads error details and dials card URLs):
+// the google.rpc details every A2A gRPC error carries, and the dial URL of a card's gRPC interface URL.
+export {
+  type BadRequest,
+  BadRequestSchema,
+  type ErrorInfo,
+  ErrorInfoSchema,
+} from "../gen/google/rpc/error_details_pb.js";
 // The A2A protocol layer: errors, JSON-RPC envelope, SSE, version and extension headers, task helpers.
 export * from "./a2a/index.js";
 export * from "./capabilities/index.js";
+export { grpcDialUrl } from "./client/grpc-url.js";
 export * from "./client/index.js";
 export * from "./discovery/index.js";
 // The NovaOS error hierarchy (the A2A protocol errors are re-exported above).
