@@ -20,7 +20,8 @@ export type Area =
   | "client"
   | "platform"
   | "discovery"
-  | "index";
+  | "index"
+  | "cli";
 
 const BASE: readonly Area[] = ["gen", "a2a", "errors", "runtime"];
 const SHARED: readonly Area[] = [...BASE, "security", "capabilities", "messages", "http"];
@@ -41,6 +42,8 @@ export const MAY_IMPORT: Readonly<Record<Area, readonly Area[]>> = {
   // Discovery builds A2A clients for what it finds: it uses the client's public API, never its internals.
   discovery: [...SHARED, "client"],
   index: [...SHARED, "server", "client", "platform", "discovery"],
+  // The command-line tool is built on the public API only.
+  cli: ["index"],
 };
 
 /** The one file of `client/` that discovery may import. */

@@ -42,9 +42,9 @@ describe("the requirement table", () => {
     expect(new Set(REQUIREMENTS.map((r) => r.id)).size).toBe(REQUIREMENTS.length);
     for (const r of REQUIREMENTS) {
       expect(["MUST", "SHOULD"], r.id).toContain(r.level);
-      const cited = [...r.section.matchAll(/§(\d+(?:\.\d+)*)/g)].map((m) => m[1]);
+      const cited = [...r.section.matchAll(/\u00a7(\d+(?:\.\d+)*)/g)].map((m) => m[1]);
       expect(cited.length, r.id).toBeGreaterThan(0);
-      for (const section of cited) expect(headings, `${r.id} cites §${section}`).toContain(section);
+      for (const section of cited) expect(headings, `${r.id} cites \u00a7${section}`).toContain(section);
     }
   });
 
