@@ -183,7 +183,7 @@ export type components = {
             model: string;
             messages: components["schemas"]["ChatMessage"][];
             /** @default false */
-            stream: boolean | null;
+            stream?: boolean | null;
             stream_options?: {
                 include_usage?: boolean;
             } | null;
@@ -303,7 +303,7 @@ export type components = {
              * @default float
              * @enum {string}
              */
-            encoding_format: "float" | "base64";
+            encoding_format?: "float" | "base64";
             dimensions?: number;
             user?: string;
         } & {

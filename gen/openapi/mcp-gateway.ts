@@ -161,7 +161,7 @@ export type components = {
                 [key: string]: unknown;
             };
             /** @default false */
-            isError: boolean;
+            isError?: boolean;
             _meta?: {
                 [key: string]: unknown;
             };
@@ -559,7 +559,7 @@ export type components = {
             /** @description One collection; omitted, every collection the caller may read. */
             collection_id?: string;
             /** @default 10 */
-            top_k: number;
+            top_k?: number;
             min_score?: number;
             /** @description Document metadata that must be equal (every key given). */
             filters?: {
@@ -685,7 +685,7 @@ export type components = {
                 [key: string]: unknown;
             };
             /** @default 60 */
-            wait_s: number;
+            wait_s?: number;
             idempotency_key?: components["schemas"]["IdempotencyKey"];
         };
         AgentsGetTaskArguments: {
@@ -718,7 +718,7 @@ export type components = {
         AgentsListArguments: {
             query?: string;
             /** @default 50 */
-            page_size: number;
+            page_size?: number;
             page_token?: string;
         };
         AgentsListResult: {
@@ -762,7 +762,7 @@ export type components = {
             scope?: components["schemas"]["FileScope"];
             prefix?: string;
             /** @default 100 */
-            page_size: number;
+            page_size?: number;
             page_token?: string;
         };
         FilesListResult: {
@@ -818,12 +818,12 @@ export type components = {
              * @default text
              * @enum {string}
              */
-            format: "text" | "markdown" | "html";
+            format?: "text" | "markdown" | "html";
             /**
              * @default normal
              * @enum {string}
              */
-            priority: "low" | "normal" | "high";
+            priority?: "low" | "normal" | "high";
             metadata?: {
                 [key: string]: unknown;
             };
@@ -850,12 +850,12 @@ export type components = {
             url: components["schemas"]["HttpUrl"];
             headers?: components["schemas"]["HttpHeaders"];
             /** @default 30 */
-            timeout_s: number;
+            timeout_s?: number;
             /**
              * @description The most response bytes returned; a longer body is cut (`truncated`).
              * @default 1048576
              */
-            max_bytes: number;
+            max_bytes?: number;
         };
         /** @description Any method; a body only with POST, PUT, PATCH or DELETE. */
         HttpRequestArguments: {
@@ -866,9 +866,9 @@ export type components = {
             body?: string;
             body_encoding?: components["schemas"]["FileEncoding"];
             /** @default 30 */
-            timeout_s: number;
+            timeout_s?: number;
             /** @default 1048576 */
-            max_bytes: number;
+            max_bytes?: number;
         } & unknown;
         /** @description The upstream answer, whatever its status (a 404 upstream is a result, not an error). */
         HttpResponseResult: {
@@ -902,9 +902,9 @@ export type components = {
             format?: components["schemas"]["BrowserFormat"];
             wait_until?: components["schemas"]["BrowserWaitUntil"];
             /** @default 30 */
-            timeout_s: number;
+            timeout_s?: number;
             /** @default 100000 */
-            max_chars: number;
+            max_chars?: number;
         };
         BrowserPageResult: {
             /** Format: uri */
@@ -919,19 +919,19 @@ export type components = {
         BrowserScreenshotArguments: {
             url: components["schemas"]["HttpUrl"];
             /** @default false */
-            full_page: boolean;
+            full_page?: boolean;
             /**
              * @default png
              * @enum {string}
              */
-            image_format: "png" | "jpeg";
+            image_format?: "png" | "jpeg";
             /** @default 1280 */
-            width: number;
+            width?: number;
             /** @default 800 */
-            height: number;
+            height?: number;
             wait_until?: components["schemas"]["BrowserWaitUntil"];
             /** @default 30 */
-            timeout_s: number;
+            timeout_s?: number;
         };
         /** @description The image, also sent as an image content block. */
         BrowserScreenshotResult: {
@@ -961,9 +961,9 @@ export type components = {
             format?: components["schemas"]["BrowserFormat"];
             wait_until?: components["schemas"]["BrowserWaitUntil"];
             /** @default 30 */
-            timeout_s: number;
+            timeout_s?: number;
             /** @default 100000 */
-            max_chars: number;
+            max_chars?: number;
         };
         /** @description The page after the steps; a step that fails ends the call with `isError`. */
         BrowserInteractResult: {
@@ -991,7 +991,7 @@ export type components = {
             args?: string[];
             files?: components["schemas"]["CodeFile"][];
             /** @default 30 */
-            timeout_s: number;
+            timeout_s?: number;
         };
         /**
          * @description A program that ran, whatever its exit code (a non-zero exit is a result). `exit_code` is null when the
@@ -1045,7 +1045,7 @@ export type components = {
             scope: components["schemas"]["MemoryScope"];
             query: string;
             /** @default 10 */
-            top_k: number;
+            top_k?: number;
             filters?: components["schemas"]["MemoryFilters"];
             /** @description A token budget for the result set; omitted, the service default applies. */
             token_budget?: number;
@@ -1107,7 +1107,7 @@ export type components = {
              * @default normal
              * @enum {string}
              */
-            priority: "low" | "normal" | "high";
+            priority?: "low" | "normal" | "high";
             tags?: components["schemas"]["MemoryTags"];
             /** @description Extra context for the consolidation worker. */
             context?: string;
@@ -1123,9 +1123,9 @@ export type components = {
              * @description Durable memories per scope.
              * @default 10
              */
-            top_k: number;
+            top_k?: number;
             /** @default 20 */
-            live_message_limit: number;
+            live_message_limit?: number;
             token_budget?: number;
             latency_budget_ms?: number;
             memory_type?: components["schemas"]["MemoryType"];

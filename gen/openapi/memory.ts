@@ -106,7 +106,7 @@ export type components = {
             scope: components["schemas"]["MemoryScope"];
             query: string;
             /** @default 10 */
-            top_k: number;
+            top_k?: number;
             filters?: components["schemas"]["MemoryFilters"];
             /** @description A token budget for the result set; omitted, the service default applies. */
             token_budget?: number;
@@ -163,7 +163,7 @@ export type components = {
              * @default normal
              * @enum {string}
              */
-            priority: "low" | "normal" | "high";
+            priority?: "low" | "normal" | "high";
             tags?: components["schemas"]["MemoryTags"];
             /** @description Extra context for the consolidation worker. */
             context?: string;
@@ -185,9 +185,9 @@ export type components = {
              * @description Durable memories per scope.
              * @default 10
              */
-            top_k: number;
+            top_k?: number;
             /** @default 20 */
-            live_message_limit: number;
+            live_message_limit?: number;
             token_budget?: number;
             latency_budget_ms?: number;
             memory_type?: components["schemas"]["MemoryType"];
