@@ -29,8 +29,9 @@ import {
   NovaOSServerError,
   NovaOSValidationError,
 } from "../errors/novaos-errors.js";
+import { sleep } from "../runtime/clock.js";
 import { Attachment, type AttachmentInit } from "./attachment.js";
-import { reconnectDelayMs, sleep } from "./backoff.js";
+import { reconnectDelayMs } from "./backoff.js";
 import { platformHttpError } from "./http-error.js";
 import { checkBaseUrl, createPlatformClient } from "./platform-client.js";
 import { StreamEvent } from "./stream-event.js";
