@@ -19,15 +19,14 @@
  * - a property named `__proto__` in a schema is ignored (Ajv's guard against
  *   prototype pollution), so it constrains nothing.
  *
- * `$schema` picks the dialect: 2020-12 when absent, or 2019-09, draft-07,
- * draft-06. `format` is an annotation (not asserted), as 2020-12 specifies by
+ * `$schema` picks the dialect: 2020-12 when absent, or 2019-09 or draft-07
+ * (the dialects Ajv ships; an older one is a violation). `format` is an annotation (not asserted), as 2020-12 specifies by
  * default. Compiled validators are cached by the schema's canonical JSON
  * (RFC 8785), the last 128 schemas of up to 64 KiB each.
  */
 import { Ajv, type AnySchema, type ErrorObject, type Options, type ValidateFunction } from "ajv";
 import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import draft06MetaSchema from "ajv/dist/refs/json-schema-draft-06.json" with { type: "json" };
 import canonicalize from "canonicalize";
 import { RE2JS } from "re2js";
 
@@ -46,13 +45,12 @@ export const SCHEMA_CACHE_SIZE = 128;
 /** Schemas whose canonical JSON is longer are compiled on every call rather than cached. */
 export const SCHEMA_CACHE_MAX_CHARS = 64 * 1024;
 
-type Dialect = "2020-12" | "2019-09" | "draft-07" | "draft-06";
+type Dialect = "2020-12" | "2019-09" | "draft-07";
 
 const DIALECTS: Readonly<Record<string, Dialect>> = {
   "https://json-schema.org/draft/2020-12/schema": "2020-12",
   "https://json-schema.org/draft/2019-09/schema": "2019-09",
   "http://json-schema.org/draft-07/schema": "draft-07",
-  "http://json-schema.org/draft-06/schema": "draft-06",
 };
 
 /** JSON Schema's ECMA-262 `\uXXXX` and `\u{X…}` escapes, written the way RE2 reads them (`\x{…}`). */
@@ -94,9 +92,7 @@ const instances = new Map<Dialect, { ajv: Ajv; compiles: number }>();
 function newAjv(dialect: Dialect): Ajv {
   if (dialect === "2020-12") return new Ajv2020(AJV_OPTIONS);
   if (dialect === "2019-09") return new Ajv2019(AJV_OPTIONS);
-  const ajv = new Ajv(AJV_OPTIONS);
-  if (dialect === "draft-06") ajv.addMetaSchema(draft06MetaSchema);
-  return ajv;
+  return new Ajv(AJV_OPTIONS);
 }
 
 /** The dialect's instance for one more compile. */
@@ -131,7 +127,7 @@ function compile(schema: unknown): Compiled {
     declared === undefined ? "2020-12" : DIALECTS[typeof declared === "string" ? declared.replace(/#$/, "") : ""];
   if (!dialect) {
     return schemaViolation(
-      `The schema's $schema ${JSON.stringify(declared)} is not supported: use 2020-12, 2019-09, draft-07 or draft-06`,
+      `The schema's $schema ${JSON.stringify(declared)} is not supported: use 2020-12, 2019-09 or draft-07`,
     );
   }
   const ajv = ajvFor(dialect);
