@@ -115,6 +115,9 @@ export async function loadSpec(spec: string): Promise<OpenAPIBackend> {
   return api;
 }
 
+/** One Ajv per loaded spec: its schemas carry no `$id`, so they compile side by side. */
+const validators = new WeakMap<OpenAPIBackend, Ajv>();
+
 /**
  * A compiled validator for a schema of `api`'s components, or for a schema
  * nested in one (`"ToolCatalog", "properties", name, "properties", "result"`);
@@ -124,7 +127,12 @@ export function schemaValidator(api: OpenAPIBackend, ...path: string[]) {
   let schema: unknown = api.definition.components?.schemas ?? {};
   for (const key of path) schema = (schema as Record<string, unknown>)[key];
   if (typeof schema !== "object" || schema === null) throw new Error(`no schema at ${path.join("/")}`);
-  return withFormats(new Ajv({ strict: false })).compile(schema);
+  let ajv = validators.get(api);
+  if (!ajv) {
+    ajv = withFormats(new Ajv({ strict: false }));
+    validators.set(api, ajv);
+  }
+  return ajv.compile(schema);
 }
 
 export async function startContractServer(options: ContractServerOptions): Promise<ContractServer> {
