@@ -60,7 +60,11 @@ async function generateOpenApi(outRoot: string): Promise<void> {
   for (const file of readdirSync(specDir)
     .filter((f) => f.endsWith(".yaml"))
     .sort()) {
-    const ast = await openapiTS(new URL(`file://${join(specDir, file)}`), { exportType: true });
+    // A `default` is what the service assumes when a field is omitted, so the field stays optional for callers.
+    const ast = await openapiTS(new URL(`file://${join(specDir, file)}`), {
+      exportType: true,
+      defaultNonNullable: false,
+    });
     writeFileSync(join(outDir, `${basename(file, ".yaml")}.ts`), astToString(ast));
   }
 }

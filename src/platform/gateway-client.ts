@@ -25,6 +25,7 @@ import {
   NovaOSServerError,
   NovaOSValidationError,
 } from "../errors/novaos-errors.js";
+import { sleep } from "../runtime/clock.js";
 import type { AuthProvider } from "../http/auth.js";
 import { CallScope } from "../http/call-scope.js";
 import { createOwnedFetch, type OwnedFetch } from "../http/owned-fetch.js";
@@ -32,7 +33,7 @@ import { checkBaseUrl, createPlatformClient } from "../http/platform-client.js";
 import { platformHttpError } from "../http/platform-http-error.js";
 import { connectionError } from "../http/transport-failure.js";
 import { Attachment, type AttachmentInit } from "./attachment.js";
-import { reconnectDelayMs, sleep } from "./backoff.js";
+import { reconnectDelayMs } from "./backoff.js";
 import { StreamEvent } from "./stream-event.js";
 
 /** Deadline of a unary gateway call (execute, health, service run). Streams have none. */

@@ -91,29 +91,55 @@ async function readBody(request: IncomingMessage): Promise<unknown> {
   }
 }
 
-export async function startContractServer(options: ContractServerOptions): Promise<ContractServer> {
-  const violations: string[] = [];
-  const requests: RecordedRequest[] = [];
+/** The formats the specs use, checked as the platform checks them. */
+function withFormats(ajv: Ajv): Ajv {
+  ajv.addFormat("uuid", UUID);
+  ajv.addFormat("uri", (value: string) => URL.canParse(value));
+  ajv.addFormat("date-time", DATE_TIME);
+  return ajv;
+}
+
+/** The spec `openapi/<spec>` loaded (references resolved) with the validators the contract server uses. */
+export async function loadSpec(spec: string): Promise<OpenAPIBackend> {
   const api = new OpenAPIBackend({
-    definition: join(OPENAPI_DIR, options.spec),
+    definition: join(OPENAPI_DIR, spec),
     // The document itself is checked by `make lint-openapi` (redocly understands 3.1; openapi-backend's
     // document validator only knows 3.0), so skip it; requests and responses are still validated.
     quick: true,
     strict: true,
     validate: true,
     ajvOpts: { strict: false },
-    customizeAjv: (ajv) => {
-      ajv.addFormat("uuid", UUID);
-      ajv.addFormat("uri", (value: string) => URL.canParse(value));
-      ajv.addFormat("date-time", DATE_TIME);
-      return ajv;
-    },
+    customizeAjv: withFormats,
   });
   await api.init();
-  const schemas = (api.definition.components?.schemas ?? {}) as Record<string, object>;
-  const eventValidator = options.eventSchema
-    ? new Ajv({ strict: false }).compile(schemas[options.eventSchema] as object)
-    : undefined;
+  return api;
+}
+
+/** One Ajv per loaded spec: its schemas carry no `$id`, so they compile side by side. */
+const validators = new WeakMap<OpenAPIBackend, Ajv>();
+
+/**
+ * A compiled validator for a schema of `api`'s components, or for a schema
+ * nested in one (`"ToolCatalog", "properties", name, "properties", "result"`);
+ * references are already resolved by `loadSpec`.
+ */
+export function schemaValidator(api: OpenAPIBackend, ...path: string[]) {
+  let schema: unknown = api.definition.components?.schemas ?? {};
+  for (const key of path) schema = (schema as Record<string, unknown>)[key];
+  if (typeof schema !== "object" || schema === null) throw new Error(`no schema at ${path.join("/")}`);
+  let ajv = validators.get(api);
+  if (!ajv) {
+    ajv = withFormats(new Ajv({ strict: false }));
+    validators.set(api, ajv);
+  }
+  return ajv.compile(schema);
+}
+
+export async function startContractServer(options: ContractServerOptions): Promise<ContractServer> {
+  const violations: string[] = [];
+  const requests: RecordedRequest[] = [];
+  const api = await loadSpec(options.spec);
+  const eventValidator = options.eventSchema ? schemaValidator(api, options.eventSchema) : undefined;
 
   const send = (c: Context, res: ServerResponse, reply: JsonReply) => {
     const operationId = c.operation?.operationId ?? "?";
@@ -190,10 +216,12 @@ export async function startContractServer(options: ContractServerOptions): Promi
     },
   });
   if (options.bearerToken !== undefined) {
-    api.registerSecurityHandler(
-      "iamBearer",
-      (c) => c.request.headers.authorization === `Bearer ${options.bearerToken}`,
-    );
+    // Every spec names its bearer scheme after the token it takes (IAM, execution token): accept the one token on each.
+    const schemes = (api.definition.components?.securitySchemes ?? {}) as Record<string, { scheme?: string }>;
+    for (const [name, scheme] of Object.entries(schemes)) {
+      if (scheme.scheme !== "bearer") continue;
+      api.registerSecurityHandler(name, (c) => c.request.headers.authorization === `Bearer ${options.bearerToken}`);
+    }
   }
 
   const server: Server = createServer((req, res) => {

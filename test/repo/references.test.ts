@@ -57,6 +57,9 @@ const OUTSIDE: readonly [RegExp, string][] = [
 ];
 
 /** Everything in `text` that points outside the repository or at nothing in it. */
+/** MCP JSON-RPC method names, which look like paths under `tools/`. */
+const MCP_METHODS: ReadonlySet<string> = new Set(["tools/list", "tools/call"]);
+
 function findBadReferences(file: string, text: string, repo: Repository): Finding[] {
   const findings: Finding[] = [];
   const lineOf = (index: number) => text.slice(0, index).split("\n").length;
@@ -84,6 +87,7 @@ function findBadReferences(file: string, text: string, repo: Repository): Findin
   // Paths into the repository's folders name something that exists.
   for (const m of text.matchAll(new RegExp(`(?<![\\w.@/-])(?:${ROOT_FOLDERS})/[\\w./-]*[\\w/]`, "g"))) {
     const path = m[0].replace(/\/$/, "");
+    if (MCP_METHODS.has(path)) continue;
     if (!repo.exists(path) && !(path.endsWith(".js") && repo.exists(path.replace(/\.js$/, ".ts")))) {
       report(m.index, m[0], "no such file in the repository");
     }

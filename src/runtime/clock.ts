@@ -1,0 +1,31 @@
+/**
+ * Time as the SDK's waits see it. Retries, the circuit breaker and per-call
+ * deadlines read the time and wait through a `Clock`, so a test drives them
+ * with a manual clock (advance, then await the next event) instead of
+ * sleeping, and an embedder can run them on its own scheduler.
+ */
+import { setTimeout as delay } from "node:timers/promises";
+
+export interface Clock {
+  /** Milliseconds on a monotonic scale; only differences between readings mean anything. */
+  now(): number;
+  /** Resolves after `ms`; rejects with the signal's reason as soon as it aborts (at once if it already has). */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+/** Waits `ms` on the real timers; an abort ends the wait with the signal's reason. */
+export async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (ms <= 0) {
+    signal?.throwIfAborted();
+    return;
+  }
+  try {
+    await delay(ms, undefined, { signal });
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason;
+    throw error;
+  }
+}
+
+/** The process's monotonic clock (`performance.now`) and real timers. */
+export const systemClock: Clock = { now: () => performance.now(), sleep };
