@@ -555,7 +555,11 @@ function printValid(f: GeneratedFile, rt: Runtime, message: DescMessage): void {
     if (check === undefined) continue;
     if (field.oneof) {
       const oneof = `m.${field.oneof.localName}`;
-      f.print(`  if (${oneof}.case === ${JSON.stringify(field.localName)} && !`, check, `(${oneof}.value)) return false;`);
+      f.print(
+        `  if (${oneof}.case === ${JSON.stringify(field.localName)} && !`,
+        check,
+        `(${oneof}.value)) return false;`,
+      );
     } else if (field.fieldKind === "list") {
       f.print(`  for (const x of m.${field.localName}) if (!`, check, "(x)) return false;");
     } else if (field.fieldKind === "map") {
