@@ -155,8 +155,23 @@ export class Execution {
       await this.#finalize(outcome);
     } catch (error) {
       logger.error({ err: error, task_id: this.live.task.id }, "could not record the skill's outcome");
+      await this.#failUnrecorded();
     } finally {
       this.#end();
+    }
+  }
+
+  /**
+   * The outcome could not be written (output that is not JSON, a masker
+   * that failed): the task must not stay WORKING for ever, and what could
+   * not be written (or masked) is not written raw either.
+   */
+  async #failUnrecorded(): Promise<void> {
+    if (this.live.terminal) return;
+    try {
+      await this.#write(TaskState.FAILED, [textPart("The skill's result could not be recorded")]);
+    } catch (error) {
+      this.#options.logger.error({ err: error, task_id: this.live.task.id }, "task store save failed");
     }
   }
 
