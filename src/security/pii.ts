@@ -9,7 +9,9 @@
  * Every pattern runs in time linear in its input: each begins with a
  * lookbehind that refuses to start inside a run of the characters it
  * consumes, so a run is scanned from its first character only; quantifiers
- * that follow a literal are bounded. Digits are ASCII digits.
+ * that follow a literal are bounded. A minimum count is written `X{n}X*`,
+ * never `X{n,}`: V8 runs the latter with a backtracking entry per character,
+ * which a long enough run overflows. Digits are ASCII digits.
  *
  * Emails and phone numbers repeat a group, which V8's regular expressions
  * pay for with stack: they are found by the scanners of pii-scan.ts, so no
@@ -61,7 +63,10 @@ const PATTERNS: readonly PiiPattern[] = [
     replace: (_match, key) => `${key}${secret}`,
   },
   // A credential after an HTTP auth scheme word (8+ characters, so prose like "a Bearer token" stays).
-  { regex: /\b(Bearer|Basic)([ \t]{1,8})[A-Za-z0-9._~+/-]{8,}=*/g, replace: (_m, s, sp) => `${s}${sp}${secret}` },
+  {
+    regex: /\b(Bearer|Basic)([ \t]{1,8})[A-Za-z0-9._~+/-]{8}[A-Za-z0-9._~+/-]*=*/g,
+    replace: (_m, s, sp) => `${s}${sp}${secret}`,
+  },
   // JSON Web Tokens (the header is a base64url JSON object, so it starts `eyJ`).
   {
     regex: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g,
@@ -70,7 +75,7 @@ const PATTERNS: readonly PiiPattern[] = [
   // Well-known API key shapes: OpenAI/Stripe `sk-`/`sk_live_`…, GitHub, GitLab, Slack, AWS, Google.
   {
     regex:
-      /(?<![A-Za-z0-9_-])(?:(?:sk|pk|rk)[-_](?:live_|test_|proj-|ant-)?[A-Za-z0-9_-]{16,}|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}|glpat-[A-Za-z0-9_-]{20,}|xox[abposr]-[A-Za-z0-9-]{10,}|(?:AKIA|ASIA)[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35})/g,
+      /(?<![A-Za-z0-9_-])(?:(?:sk|pk|rk)[-_](?:live_|test_|proj-|ant-)?[A-Za-z0-9_-]{16}[A-Za-z0-9_-]*|gh[pousr]_[A-Za-z0-9]{30}[A-Za-z0-9]*|github_pat_[A-Za-z0-9_]{30}[A-Za-z0-9_]*|glpat-[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*|xox[abposr]-[A-Za-z0-9-]{10}[A-Za-z0-9-]*|(?:AKIA|ASIA)[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35})/g,
     replace: secret,
   },
   (text) => maskEmails(text, email),

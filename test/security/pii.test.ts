@@ -307,11 +307,16 @@ describe("maskPii on adversarial input up to 10 MB", () => {
     );
   }, 240_000);
 
-  it("masks long runs of digit groups that used to overflow the stack", () => {
+  it("masks the long runs that used to overflow the stack", () => {
     for (const unit of ["1 ", "1-", "1.", "555 123 4567 "]) {
       expect(() => maskPii(unit.repeat(4_000_000 / unit.length))).not.toThrow();
     }
     expect(maskPii(`${"a.".repeat(3_000_000)}`)).toHaveLength(6_000_000);
+    // Minimum-count quantifiers over a 10 MB token (a backtracking entry per character, once).
+    const long = "a".repeat(10_000_000);
+    expect(maskPii("sk-".repeat(3_400_000))).toBe("[SECRET]");
+    expect(maskPii(`Bearer ${long}`)).toBe("Bearer [SECRET]");
+    expect(maskPii(`ghp_${long} and xoxb-${long}`)).toBe("[SECRET] and [SECRET]");
     expect(maskPii(`x@${"a.".repeat(3_000_000)}co`)).toBe("[EMAIL]");
   });
 });
