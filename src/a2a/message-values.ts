@@ -11,8 +11,9 @@
  * the application's) writes `null` in its place (`withFiniteNumbers`), as
  * `JSON.stringify` does, instead of failing the whole reply.
  */
-import { clone, type DescField, type DescMessage, type MessageShape } from "@bufbuild/protobuf";
+import { clone, type DescField, type DescMessage, type JsonValue, type MessageShape } from "@bufbuild/protobuf";
 import type { Value } from "@bufbuild/protobuf/wkt";
+import { a2aJsonCodecs } from "../../gen/a2a_json.js";
 import type { FieldViolation } from "./required-fields.js";
 
 const STRUCT = "google.protobuf.Struct";
@@ -147,6 +148,12 @@ export function nonFiniteViolations<S extends DescMessage>(
 
 /** `message` itself when every number is finite; otherwise a copy with `null` in place of each one that is not. */
 export function withFiniteNumbers<S extends DescMessage>(schema: S, message: MessageShape<S>): MessageShape<S> {
+  try {
+    // The generated check answers the common case (nothing to replace) without walking descriptors.
+    if (a2aJsonCodecs.get(schema)?.valid(message)) return message;
+  } catch {
+    // A message the generated check does not read: the walk below decides.
+  }
   const walk = (m: MessageShape<S>, found: Found) =>
     visitMessage(schema, m as unknown as Record<string, unknown>, "", { found, counted: () => undefined });
   let finite = true;
@@ -156,5 +163,30 @@ export function withFiniteNumbers<S extends DescMessage>(schema: S, message: Mes
   if (finite) return message;
   const copy = clone(schema, message);
   walk(copy, (_path, setNull) => setNull());
+  return copy;
+}
+
+/** `value` itself when every number in it is finite; otherwise a copy with `null` in place of each one that is not. */
+export function withFiniteJson<T extends JsonValue | undefined>(value: T): T {
+  let finite = true;
+  const walk = (found: Found) => ({ found, counted: () => undefined });
+  visitJson(
+    value,
+    "",
+    walk(() => {
+      finite = false;
+    }),
+    KEEP,
+  );
+  if (finite) return value;
+  let copy = structuredClone(value);
+  visitJson(
+    copy,
+    "",
+    walk((_path, setNull) => setNull()),
+    () => {
+      copy = null as T;
+    },
+  );
   return copy;
 }

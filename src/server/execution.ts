@@ -22,6 +22,7 @@ import { create, fromJson, type JsonValue } from "@bufbuild/protobuf";
 import { ValueSchema } from "@bufbuild/protobuf/wkt";
 import { context, SpanStatusCode, trace } from "@opentelemetry/api";
 import { type Part, PartSchema, type StreamResponse, TaskState } from "../../gen/a2a_pb.js";
+import { withFiniteJson } from "../a2a/message-values.js";
 import { isInterruptedState } from "../a2a/task-state.js";
 import { skillErrorPart } from "../messages/error-message.js";
 import { skillMetadataPart } from "../messages/metadata-part.js";
@@ -225,7 +226,7 @@ export class Execution {
       return;
     }
     const parts = this.#outputParts(output);
-    const masked = metadata && this.#options.masker ? this.#options.masker.json(metadata) : metadata;
+    const masked = withFiniteJson(metadata && this.#options.masker ? this.#options.masker.json(metadata) : metadata);
     const metadataParts = masked ? [skillMetadataPart(masked)] : [];
     if (state === TaskState.FAILED) {
       const reason = this.#maskText(error ?? (typeof output === "string" ? output : "") ?? "");
@@ -247,7 +248,8 @@ export class Execution {
   #outputParts(output: JsonValue | undefined): Part[] {
     if (output === undefined) return [];
     if (typeof output === "string") return output === "" ? [] : [textPart(this.#maskText(output))];
-    const value = this.#options.masker ? this.#options.masker.json(output) : output;
+    // JSON has no NaN or Infinity: a skill's own such numbers are stored as null (docs/decisions.md).
+    const value = withFiniteJson(this.#options.masker ? this.#options.masker.json(output) : output);
     return [
       create(PartSchema, {
         content: { case: "data", value: fromJson(ValueSchema, value) },
