@@ -6,31 +6,7 @@
  * Prints one table; the best of three runs per size.
  */
 import { maskPii } from "../src/security/pii.js";
-
-const UNITS = [
-  "a",
-  "1",
-  "a@",
-  "a@b.",
-  "@a",
-  "1-",
-  "1 ",
-  "1-1-",
-  "1.1.",
-  "+1",
-  "(1",
-  ".",
-  "eyJ",
-  "eyJa.",
-  "password=",
-  "password ",
-  "Bearer ",
-  "-----BEGIN PRIVATE KEY-----",
-  "sk-",
-  "AB12",
-  "4111 ",
-  "555 123 4567 ",
-];
+import { ADVERSARIAL_PII_UNITS } from "../test/security/support/adversarial-pii.js";
 
 function best(text: string): number {
   let fastest = Number.POSITIVE_INFINITY;
@@ -42,7 +18,7 @@ function best(text: string): number {
   return fastest;
 }
 
-const rows = UNITS.map((unit) => {
+const rows = ADVERSARIAL_PII_UNITS.map((unit) => {
   const oneMb = best(unit.repeat(Math.ceil(1_000_000 / unit.length)));
   const tenMb = best(unit.repeat(Math.ceil(10_000_000 / unit.length)));
   return {
