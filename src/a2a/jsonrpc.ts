@@ -38,6 +38,8 @@ export type JsonRpcDecodeResult =
 
 export interface JsonRpcDecodeOptions {
   maxBodyBytes?: number;
+  /** JSON values the body may hold (-32602 beyond, before parsing). Default `MAX_REQUEST_VALUES`. */
+  maxValues?: number;
 }
 
 const utf8 = new TextEncoder();
@@ -64,7 +66,7 @@ export function decodeJsonRpcRequest(
   }
   let value: unknown;
   try {
-    value = parseRequestJson(typeof body === "string" ? utf8.encode(body) : body);
+    value = parseRequestJson(typeof body === "string" ? utf8.encode(body) : body, options.maxValues);
   } catch (error) {
     return fail(null, error as A2AError);
   }

@@ -57,5 +57,9 @@ describe("parseRequestJson", () => {
     if (result.ok) return;
     expect(result.id).toBeNull();
     expect(result.error).toBeInstanceOf(InvalidParamsError);
+    const small = decodeJsonRpcRequest(bytes('{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"t"}}'), {
+      maxValues: 5,
+    });
+    expect(small.ok).toBe(false);
   });
 });
