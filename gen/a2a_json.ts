@@ -6,7 +6,7 @@
 /* eslint-disable */
 
 import type { JsonCodec } from "../src/a2a/json-codec-runtime.js";
-import { bail, hasOwn, MAX_DEPTH, quote, readBool, readBytes, readInt32, readMapKey, readObject, readString, readStruct, readTimestamp, readValue, writeBytes, writeStruct, writeTimestamp, writeValue } from "../src/a2a/json-codec-runtime.js";
+import { bail, hasOwn, MAX_DEPTH, quote, readBool, readBytes, readInt32, readMapKey, readObject, readString, readStruct, readTimestamp, readValue, spend, validStruct, validValue, writeBytes, writeStruct, writeTimestamp, writeValue } from "../src/a2a/json-codec-runtime.js";
 import type { AgentCapabilities, AgentCard, AgentCardSignature, AgentExtension, AgentInterface, AgentProvider, AgentSkill, APIKeySecurityScheme, Artifact, AuthenticationInfo, AuthorizationCodeOAuthFlow, CancelTaskRequest, ClientCredentialsOAuthFlow, DeleteTaskPushNotificationConfigRequest, DeviceCodeOAuthFlow, GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest, HTTPAuthSecurityScheme, ImplicitOAuthFlow, ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse, ListTasksRequest, ListTasksResponse, Message, MutualTlsSecurityScheme, OAuth2SecurityScheme, OAuthFlows, OpenIdConnectSecurityScheme, Part, PasswordOAuthFlow, SecurityRequirement, SecurityScheme, SendMessageConfiguration, SendMessageRequest, SendMessageResponse, StreamResponse, StringList, SubscribeToTaskRequest, Task, TaskArtifactUpdateEvent, TaskPushNotificationConfig, TaskStatus, TaskStatusUpdateEvent } from "./a2a_pb.js";
 import { AgentCapabilitiesSchema, AgentCardSchema, AgentCardSignatureSchema, AgentExtensionSchema, AgentInterfaceSchema, AgentProviderSchema, AgentSkillSchema, APIKeySecuritySchemeSchema, ArtifactSchema, AuthenticationInfoSchema, AuthorizationCodeOAuthFlowSchema, CancelTaskRequestSchema, ClientCredentialsOAuthFlowSchema, DeleteTaskPushNotificationConfigRequestSchema, DeviceCodeOAuthFlowSchema, GetExtendedAgentCardRequestSchema, GetTaskPushNotificationConfigRequestSchema, GetTaskRequestSchema, HTTPAuthSecuritySchemeSchema, ImplicitOAuthFlowSchema, ListTaskPushNotificationConfigsRequestSchema, ListTaskPushNotificationConfigsResponseSchema, ListTasksRequestSchema, ListTasksResponseSchema, MessageSchema, MutualTlsSecuritySchemeSchema, OAuth2SecuritySchemeSchema, OAuthFlowsSchema, OpenIdConnectSecuritySchemeSchema, PartSchema, PasswordOAuthFlowSchema, SecurityRequirementSchema, SecuritySchemeSchema, SendMessageConfigurationSchema, SendMessageRequestSchema, SendMessageResponseSchema, StreamResponseSchema, StringListSchema, SubscribeToTaskRequestSchema, TaskArtifactUpdateEventSchema, TaskPushNotificationConfigSchema, TaskSchema, TaskStatusSchema, TaskStatusUpdateEventSchema } from "./a2a_pb.js";
 import type { DescMessage } from "@bufbuild/protobuf";
@@ -103,6 +103,7 @@ function readSendMessageConfiguration(j: unknown, v: boolean, d: number): SendMe
   let seen = 0;
   const o = j as Record<string, unknown>;
   const ks = Object.keys(o);
+  spend(2 * ks.length);
   for (let i = 0; i < ks.length; i++) {
     const x = o[ks[i] as string];
     switch (ks[i]) {
@@ -111,6 +112,7 @@ function readSendMessageConfiguration(j: unknown, v: boolean, d: number): SendMe
         seen |= 1;
         if (x === null) break;
         if (!Array.isArray(x)) bail();
+        spend(x.length);
         const l = m.acceptedOutputModes;
         for (let n = 0; n < x.length; n++) {
           const e = x[n];
@@ -145,8 +147,9 @@ function readSendMessageConfiguration(j: unknown, v: boolean, d: number): SendMe
   return m;
 }
 
-function completeSendMessageConfiguration(m: SendMessageConfiguration): boolean {
-  if (m.taskPushNotificationConfig !== undefined && !completeTaskPushNotificationConfig(m.taskPushNotificationConfig)) return false;
+function validSendMessageConfiguration(m: SendMessageConfiguration): boolean {
+  spend(1);
+  if (m.taskPushNotificationConfig !== undefined && !validTaskPushNotificationConfig(m.taskPushNotificationConfig)) return false;
   return true;
 }
 
@@ -213,6 +216,7 @@ function readTask(j: unknown, v: boolean, d: number): Task {
   let seen = 0;
   const o = j as Record<string, unknown>;
   const ks = Object.keys(o);
+  spend(2 * ks.length);
   for (let i = 0; i < ks.length; i++) {
     const x = o[ks[i] as string];
     switch (ks[i]) {
@@ -242,6 +246,7 @@ function readTask(j: unknown, v: boolean, d: number): Task {
         seen |= 8;
         if (x === null) break;
         if (!Array.isArray(x)) bail();
+        spend(x.length);
         const l = m.artifacts;
         for (let n = 0; n < x.length; n++) {
           const e = x[n];
@@ -255,6 +260,7 @@ function readTask(j: unknown, v: boolean, d: number): Task {
         seen |= 16;
         if (x === null) break;
         if (!Array.isArray(x)) bail();
+        spend(x.length);
         const l = m.history;
         for (let n = 0; n < x.length; n++) {
           const e = x[n];
@@ -276,11 +282,13 @@ function readTask(j: unknown, v: boolean, d: number): Task {
   return m;
 }
 
-function completeTask(m: Task): boolean {
+function validTask(m: Task): boolean {
+  spend(1);
   if (m.id === "" || m.status === undefined) return false;
-  if (m.status !== undefined && !completeTaskStatus(m.status)) return false;
-  for (const x of m.artifacts) if (!completeArtifact(x)) return false;
-  for (const x of m.history) if (!completeMessage(x)) return false;
+  if (m.status !== undefined && !validTaskStatus(m.status)) return false;
+  for (const x of m.artifacts) if (!validArtifact(x)) return false;
+  for (const x of m.history) if (!validMessage(x)) return false;
+  if (m.metadata !== undefined && !validStruct(m.metadata)) return false;
   return true;
 }
 
@@ -316,6 +324,7 @@ function readTaskStatus(j: unknown, v: boolean, d: number): TaskStatus {
   let seen = 0;
   const o = j as Record<string, unknown>;
   const ks = Object.keys(o);
+  spend(2 * ks.length);
   for (let i = 0; i < ks.length; i++) {
     const x = o[ks[i] as string];
     switch (ks[i]) {
@@ -346,9 +355,10 @@ function readTaskStatus(j: unknown, v: boolean, d: number): TaskStatus {
   return m;
 }
 
-function completeTaskStatus(m: TaskStatus): boolean {
+function validTaskStatus(m: TaskStatus): boolean {
+  spend(1);
   if (m.state === 0) return false;
-  if (m.message !== undefined && !completeMessage(m.message)) return false;
+  if (m.message !== undefined && !validMessage(m.message)) return false;
   return true;
 }
 
@@ -405,6 +415,7 @@ function readPart(j: unknown, v: boolean, d: number): Part {
   let seen = 0;
   const o = j as Record<string, unknown>;
   const ks = Object.keys(o);
+  spend(2 * ks.length);
   for (let i = 0; i < ks.length; i++) {
     const x = o[ks[i] as string];
     switch (ks[i]) {
@@ -469,7 +480,10 @@ function readPart(j: unknown, v: boolean, d: number): Part {
   return m;
 }
 
-function completePart(m: Part): boolean {
+function validPart(m: Part): boolean {
+  spend(1);
+  if (m.content.case === "data" && !validValue(m.content.value)) return false;
+  if (m.metadata !== undefined && !validStruct(m.metadata)) return false;
   return true;
 }
 
@@ -558,6 +572,7 @@ function readMessage(j: unknown, v: boolean, d: number): Message {
   let seen = 0;
   const o = j as Record<string, unknown>;
   const ks = Object.keys(o);
+  spend(2 * ks.length);
   for (let i = 0; i < ks.length; i++) {
     const x = o[ks[i] as string];
     switch (ks[i]) {
@@ -594,6 +609,7 @@ function readMessage(j: unknown, v: boolean, d: number): Message {
         seen |= 16;
         if (x === null) break;
         if (!Array.isArray(x)) bail();
+        spend(x.length);
         const l = m.parts;
         for (let n = 0; n < x.length; n++) {
           const e = x[n];
@@ -614,6 +630,7 @@ function readMessage(j: unknown, v: boolean, d: number): Message {
         seen |= 64;
         if (x === null) break;
         if (!Array.isArray(x)) bail();
+        spend(x.length);
         const l = m.extensions;
         for (let n = 0; n < x.length; n++) {
           const e = x[n];
@@ -627,6 +644,7 @@ function readMessage(j: unknown, v: boolean, d: number): Message {
         seen |= 128;
         if (x === null) break;
         if (!Array.isArray(x)) bail();
+        spend(x.length);
         const l = m.referenceTaskIds;
         for (let n = 0; n < x.length; n++) {
           const e = x[n];
@@ -641,9 +659,11 @@ function readMessage(j: unknown, v: boolean, d: number): Message {
   return m;
 }
 
-function completeMessage(m: Message): boolean {
+function validMessage(m: Message): boolean {
+  spend(1);
   if (m.messageId === "" || m.role === 0 || m.parts.length === 0) return false;
-  for (const x of m.parts) if (!completePart(x)) return false;
+  for (const x of m.parts) if (!validPart(x)) return false;
+  if (m.metadata !== undefined && !validStruct(m.metadata)) return false;
   return true;
 }
 
@@ -712,6 +732,7 @@ function readArtifact(j: unknown, v: boolean, d: number): Artifact {
   let seen = 0;
   const o = j as Record<string, unknown>;
   const ks = Object.keys(o);
+  spend(2 * ks.length);
   for (let i = 0; i < ks.length; i++) {
     const x = o[ks[i] as string];
     switch (ks[i]) {
@@ -741,6 +762,7 @@ function readArtifact(j: unknown, v: boolean, d: number): Artifact {
         seen |= 8;
         if (x === null) break;
         if (!Array.isArray(x)) bail();
+        spend(x.length);
         const l = m.parts;
         for (let n = 0; n < x.length; n++) {
           const e = x[n];
@@ -761,6 +783,7 @@ function readArtifact(j: unknown, v: boolean, d: number): Artifact {
         seen |= 32;
         if (x === null) break;
         if (!Array.isArray(x)) bail();
+        spend(x.length);
         const l = m.extensions;
         for (let n = 0; n < x.length; n++) {
           const e = x[n];
@@ -775,9 +798,11 @@ function readArtifact(j: unknown, v: boolean, d: number): Artifact {
   return m;
 }
 
-function completeArtifact(m: Artifact): boolean {
+function validArtifact(m: Artifact): boolean {
+  spend(1);
   if (m.artifactId === "" || m.parts.length === 0) return false;
-  for (const x of m.parts) if (!completePart(x)) return false;
+  for (const x of m.parts) if (!validPart(x)) return false;
+  if (m.metadata !== undefined && !validStruct(m.metadata)) return false;
   return true;
 }
 
@@ -821,6 +846,7 @@ function readTaskStatusUpdateEvent(j: unknown, v: boolean, d: number): TaskStatu
   let seen = 0;
   const o = j as Record<string, unknown>;
   const ks = Object.keys(o);
+  spend(2 * ks.length);
   for (let i = 0; i < ks.length; i++) {
     const x = o[ks[i] as string];
     switch (ks[i]) {
@@ -858,9 +884,11 @@ function readTaskStatusUpdateEvent(j: unknown, v: boolean, d: number): TaskStatu
   return m;
 }
 
-function completeTaskStatusUpdateEvent(m: TaskStatusUpdateEvent): boolean {
+function validTaskStatusUpdateEvent(m: TaskStatusUpdateEvent): boolean {
+  spend(1);
   if (m.taskId === "" || m.contextId === "" || m.status === undefined) return false;
-  if (m.status !== undefined && !completeTaskStatus(m.status)) return false;
+  if (m.status !== undefined && !validTaskStatus(m.status)) return false;
+  if (m.metadata !== undefined && !validStruct(m.metadata)) return false;
   return true;
 }
 
@@ -918,6 +946,7 @@ function readTaskArtifactUpdateEvent(j: unknown, v: boolean, d: number): TaskArt
   let seen = 0;
   const o = j as Record<string, unknown>;
   const ks = Object.keys(o);
+  spend(2 * ks.length);
   for (let i = 0; i < ks.length; i++) {
     const x = o[ks[i] as string];
     switch (ks[i]) {
@@ -969,9 +998,11 @@ function readTaskArtifactUpdateEvent(j: unknown, v: boolean, d: number): TaskArt
   return m;
 }
 
-function completeTaskArtifactUpdateEvent(m: TaskArtifactUpdateEvent): boolean {
+function validTaskArtifactUpdateEvent(m: TaskArtifactUpdateEvent): boolean {
+  spend(1);
   if (m.taskId === "" || m.contextId === "" || m.artifact === undefined) return false;
-  if (m.artifact !== undefined && !completeArtifact(m.artifact)) return false;
+  if (m.artifact !== undefined && !validArtifact(m.artifact)) return false;
+  if (m.metadata !== undefined && !validStruct(m.metadata)) return false;
   return true;
 }
 
@@ -1002,6 +1033,7 @@ function readAuthenticationInfo(j: unknown, v: boolean, d: number): Authenticati
   let seen = 0;
   const o = j as Record<string, unknown>;
   const ks = Object.keys(o);
+  spend(2 * ks.length);
   for (let i = 0; i < ks.length; i++) {
     const x = o[ks[i] as string];
     switch (ks[i]) {
@@ -1025,7 +1057,8 @@ function readAuthenticationInfo(j: unknown, v: boolean, d: number): Authenticati
   return m;
 }
 
-function completeAuthenticationInfo(m: AuthenticationInfo): boolean {
+function validAuthenticationInfo(m: AuthenticationInfo): boolean {
+  spend(1);
   if (m.scheme === "") return false;
   return true;
 }
@@ -1073,6 +1106,7 @@ function readAgentInterface(j: unknown, v: boolean, d: number): AgentInterface {
   let seen = 0;
   const o = j as Record<string, unknown>;
   const ks = Object.keys(o);
+  spend(2 * ks.length);
   for (let i = 0; i < ks.length; i++) {
     const x = o[ks[i] as string];
     switch (ks[i]) {
@@ -1110,7 +1144,8 @@ function readAgentInterface(j: unknown, v: boolean, d: number): AgentInterface {
   return m;
 }
 
-function completeAgentInterface(m: AgentInterface): boolean {
+function validAgentInterface(m: AgentInterface): boolean {
+  spend(1);
   if (m.url === "" || m.protocolBinding === "" || m.protocolVersion === "") return false;
   return true;
 }
@@ -1267,6 +1302,7 @@ function readAgentCard(j: unknown, v: boolean, d: number): AgentCard {
   let seen = 0;
   const o = j as Record<string, unknown>;
   const ks = Object.keys(o);
+  spend(2 * ks.length);
   for (let i = 0; i < ks.length; i++) {
     const x = o[ks[i] as string];
     switch (ks[i]) {
@@ -1289,6 +1325,7 @@ function readAgentCard(j: unknown, v: boolean, d: number): AgentCard {
         seen |= 4;
         if (x === null) break;
         if (!Array.isArray(x)) bail();
+        spend(x.length);
         const l = m.supportedInterfaces;
         for (let n = 0; n < x.length; n++) {
           const e = x[n];
@@ -1332,6 +1369,7 @@ function readAgentCard(j: unknown, v: boolean, d: number): AgentCard {
         const o = readObject(x);
         const r = m.securitySchemes as Record<string, unknown>;
         const ks = Object.keys(o);
+        spend(2 * ks.length);
         for (let n = 0; n < ks.length; n++) {
           const k = readMapKey(ks[n] as string);
           const e = o[k];
@@ -1345,6 +1383,7 @@ function readAgentCard(j: unknown, v: boolean, d: number): AgentCard {
         seen |= 256;
         if (x === null) break;
         if (!Array.isArray(x)) bail();
+        spend(x.length);
         const l = m.securityRequirements;
         for (let n = 0; n < x.length; n++) {
           const e = x[n];
@@ -1358,6 +1397,7 @@ function readAgentCard(j: unknown, v: boolean, d: number): AgentCard {
         seen |= 512;
         if (x === null) break;
         if (!Array.isArray(x)) bail();
+        spend(x.length);
         const l = m.defaultInputModes;
         for (let n = 0; n < x.length; n++) {
           const e = x[n];
@@ -1371,6 +1411,7 @@ function readAgentCard(j: unknown, v: boolean, d: number): AgentCard {
         seen |= 1024;
         if (x === null) break;
         if (!Array.isArray(x)) bail();
+        spend(x.length);
         const l = m.defaultOutputModes;
         for (let n = 0; n < x.length; n++) {
           const e = x[n];
@@ -1384,6 +1425,7 @@ function readAgentCard(j: unknown, v: boolean, d: number): AgentCard {
         seen |= 2048;
         if (x === null) break;
         if (!Array.isArray(x)) bail();
+        spend(x.length);
         const l = m.skills;
         for (let n = 0; n < x.length; n++) {
           const e = x[n];
@@ -1397,6 +1439,7 @@ function readAgentCard(j: unknown, v: boolean, d: number): AgentCard {
         seen |= 4096;
         if (x === null) break;
         if (!Array.isArray(x)) bail();
+        spend(x.length);
         const l = m.signatures;
         for (let n = 0; n < x.length; n++) {
           const e = x[n];
@@ -1418,15 +1461,16 @@ function readAgentCard(j: unknown, v: boolean, d: number): AgentCard {
   return m;
 }
 
-function completeAgentCard(m: AgentCard): boolean {
+function validAgentCard(m: AgentCard): boolean {
+  spend(1);
   if (m.name === "" || m.description === "" || m.supportedInterfaces.length === 0 || m.version === "" || m.capabilities === undefined || m.defaultInputModes.length === 0 || m.defaultOutputModes.length === 0 || m.skills.length === 0) return false;
-  for (const x of m.supportedInterfaces) if (!completeAgentInterface(x)) return false;
-  if (m.provider !== undefined && !completeAgentProvider(m.provider)) return false;
-  if (m.capabilities !== undefined && !completeAgentCapabilities(m.capabilities)) return false;
-  for (const x of Object.values(m.securitySchemes)) if (!completeSecurityScheme(x)) return false;
-  for (const x of m.securityRequirements) if (!completeSecurityRequirement(x)) return false;
-  for (const x of m.skills) if (!completeAgentSkill(x)) return false;
-  for (const x of m.signatures) if (!completeAgentCardSignature(x)) return false;
+  for (const x of m.supportedInterfaces) if (!validAgentInterface(x)) return false;
+  if (m.provider !== undefined && !validAgentProvider(m.provider)) return false;
+  if (m.capabilities !== undefined && !validAgentCapabilities(m.capabilities)) return false;
+  for (const x of Object.values(m.securitySchemes)) if (!validSecurityScheme(x)) return false;
+  for (const x of m.securityRequirements) if (!validSecurityRequirement(x)) return false;
+  for (const x of m.skills) if (!validAgentSkill(x)) return false;
+  for (const x of m.signatures) if (!validAgentCardSignature(x)) return false;
   return true;
 }
 
@@ -1458,6 +1502,7 @@ function readAgentProvider(j: unknown, v: boolean, d: number): AgentProvider {
   let seen = 0;
   const o = j as Record<string, unknown>;
   const ks = Object.keys(o);
+  spend(2 * ks.length);
   for (let i = 0; i < ks.length; i++) {
     const x = o[ks[i] as string];
     switch (ks[i]) {
@@ -1481,7 +1526,8 @@ function readAgentProvider(j: unknown, v: boolean, d: number): AgentProvider {
   return m;
 }
 
-function completeAgentProvider(m: AgentProvider): boolean {
+function validAgentProvider(m: AgentProvider): boolean {
+  spend(1);
   if (m.url === "" || m.organization === "") return false;
   return true;
 }
@@ -1531,6 +1577,7 @@ function readAgentCapabilities(j: unknown, v: boolean, d: number): AgentCapabili
   let seen = 0;
   const o = j as Record<string, unknown>;
   const ks = Object.keys(o);
+  spend(2 * ks.length);
   for (let i = 0; i < ks.length; i++) {
     const x = o[ks[i] as string];
     switch (ks[i]) {
@@ -1553,6 +1600,7 @@ function readAgentCapabilities(j: unknown, v: boolean, d: number): AgentCapabili
         seen |= 4;
         if (x === null) break;
         if (!Array.isArray(x)) bail();
+        spend(x.length);
         const l = m.extensions;
         for (let n = 0; n < x.length; n++) {
           const e = x[n];
@@ -1573,8 +1621,9 @@ function readAgentCapabilities(j: unknown, v: boolean, d: number): AgentCapabili
   return m;
 }
 
-function completeAgentCapabilities(m: AgentCapabilities): boolean {
-  for (const x of m.extensions) if (!completeAgentExtension(x)) return false;
+function validAgentCapabilities(m: AgentCapabilities): boolean {
+  spend(1);
+  for (const x of m.extensions) if (!validAgentExtension(x)) return false;
   return true;
 }
 
@@ -1617,6 +1666,7 @@ function readAgentExtension(j: unknown, v: boolean, d: number): AgentExtension {
   let seen = 0;
   const o = j as Record<string, unknown>;
   const ks = Object.keys(o);
+  spend(2 * ks.length);
   for (let i = 0; i < ks.length; i++) {
     const x = o[ks[i] as string];
     switch (ks[i]) {
@@ -1653,7 +1703,9 @@ function readAgentExtension(j: unknown, v: boolean, d: number): AgentExtension {
   return m;
 }
 
-function completeAgentExtension(m: AgentExtension): boolean {
+function validAgentExtension(m: AgentExtension): boolean {
+  spend(1);
+  if (m.params !== undefined && !validStruct(m.params)) return false;
   return true;
 }
 
@@ -1754,6 +1806,7 @@ function readAgentSkill(j: unknown, v: boolean, d: number): AgentSkill {
   let seen = 0;
   const o = j as Record<string, unknown>;
   const ks = Object.keys(o);
+  spend(2 * ks.length);
   for (let i = 0; i < ks.length; i++) {
     const x = o[ks[i] as string];
     switch (ks[i]) {
@@ -1783,6 +1836,7 @@ function readAgentSkill(j: unknown, v: boolean, d: number): AgentSkill {
         seen |= 8;
         if (x === null) break;
         if (!Array.isArray(x)) bail();
+        spend(x.length);
         const l = m.tags;
         for (let n = 0; n < x.length; n++) {
           const e = x[n];
@@ -1796,6 +1850,7 @@ function readAgentSkill(j: unknown, v: boolean, d: number): AgentSkill {
         seen |= 16;
         if (x === null) break;
         if (!Array.isArray(x)) bail();
+        spend(x.length);
         const l = m.examples;
         for (let n = 0; n < x.length; n++) {
           const e = x[n];
@@ -1809,6 +1864,7 @@ function readAgentSkill(j: unknown, v: boolean, d: number): AgentSkill {
         seen |= 32;
         if (x === null) break;
         if (!Array.isArray(x)) bail();
+        spend(x.length);
         const l = m.inputModes;
         for (let n = 0; n < x.length; n++) {
           const e = x[n];
@@ -1822,6 +1878,7 @@ function readAgentSkill(j: unknown, v: boolean, d: number): AgentSkill {
         seen |= 64;
         if (x === null) break;
         if (!Array.isArray(x)) bail();
+        spend(x.length);
         const l = m.outputModes;
         for (let n = 0; n < x.length; n++) {
           const e = x[n];
@@ -1835,6 +1892,7 @@ function readAgentSkill(j: unknown, v: boolean, d: number): AgentSkill {
         seen |= 128;
         if (x === null) break;
         if (!Array.isArray(x)) bail();
+        spend(x.length);
         const l = m.securityRequirements;
         for (let n = 0; n < x.length; n++) {
           const e = x[n];
@@ -1849,9 +1907,10 @@ function readAgentSkill(j: unknown, v: boolean, d: number): AgentSkill {
   return m;
 }
 
-function completeAgentSkill(m: AgentSkill): boolean {
+function validAgentSkill(m: AgentSkill): boolean {
+  spend(1);
   if (m.id === "" || m.name === "" || m.description === "" || m.tags.length === 0) return false;
-  for (const x of m.securityRequirements) if (!completeSecurityRequirement(x)) return false;
+  for (const x of m.securityRequirements) if (!validSecurityRequirement(x)) return false;
   return true;
 }
 
@@ -1889,6 +1948,7 @@ function readAgentCardSignature(j: unknown, v: boolean, d: number): AgentCardSig
   let seen = 0;
   const o = j as Record<string, unknown>;
   const ks = Object.keys(o);
+  spend(2 * ks.length);
   for (let i = 0; i < ks.length; i++) {
     const x = o[ks[i] as string];
     switch (ks[i]) {
@@ -1919,8 +1979,10 @@ function readAgentCardSignature(j: unknown, v: boolean, d: number): AgentCardSig
   return m;
 }
 
-function completeAgentCardSignature(m: AgentCardSignature): boolean {
+function validAgentCardSignature(m: AgentCardSignature): boolean {
+  spend(1);
   if (m.protected === "" || m.signature === "") return false;
+  if (m.header !== undefined && !validStruct(m.header)) return false;
   return true;
 }
 
@@ -1978,6 +2040,7 @@ function readTaskPushNotificationConfig(j: unknown, v: boolean, d: number): Task
   let seen = 0;
   const o = j as Record<string, unknown>;
   const ks = Object.keys(o);
+  spend(2 * ks.length);
   for (let i = 0; i < ks.length; i++) {
     const x = o[ks[i] as string];
     switch (ks[i]) {
@@ -2029,9 +2092,10 @@ function readTaskPushNotificationConfig(j: unknown, v: boolean, d: number): Task
   return m;
 }
 
-function completeTaskPushNotificationConfig(m: TaskPushNotificationConfig): boolean {
+function validTaskPushNotificationConfig(m: TaskPushNotificationConfig): boolean {
+  spend(1);
   if (m.url === "") return false;
-  if (m.authentication !== undefined && !completeAuthenticationInfo(m.authentication)) return false;
+  if (m.authentication !== undefined && !validAuthenticationInfo(m.authentication)) return false;
   return true;
 }
 
@@ -2059,6 +2123,7 @@ function readStringList(j: unknown, v: boolean, d: number): StringList {
   let seen = 0;
   const o = j as Record<string, unknown>;
   const ks = Object.keys(o);
+  spend(2 * ks.length);
   for (let i = 0; i < ks.length; i++) {
     const x = o[ks[i] as string];
     switch (ks[i]) {
@@ -2067,6 +2132,7 @@ function readStringList(j: unknown, v: boolean, d: number): StringList {
         seen |= 1;
         if (x === null) break;
         if (!Array.isArray(x)) bail();
+        spend(x.length);
         const l = m.list;
         for (let n = 0; n < x.length; n++) {
           const e = x[n];
@@ -2080,7 +2146,8 @@ function readStringList(j: unknown, v: boolean, d: number): StringList {
   return m;
 }
 
-function completeStringList(m: StringList): boolean {
+function validStringList(m: StringList): boolean {
+  spend(1);
   return true;
 }
 
@@ -2110,6 +2177,7 @@ function readSecurityRequirement(j: unknown, v: boolean, d: number): SecurityReq
   let seen = 0;
   const o = j as Record<string, unknown>;
   const ks = Object.keys(o);
+  spend(2 * ks.length);
   for (let i = 0; i < ks.length; i++) {
     const x = o[ks[i] as string];
     switch (ks[i]) {
@@ -2120,6 +2188,7 @@ function readSecurityRequirement(j: unknown, v: boolean, d: number): SecurityReq
         const o = readObject(x);
         const r = m.schemes as Record<string, unknown>;
         const ks = Object.keys(o);
+        spend(2 * ks.length);
         for (let n = 0; n < ks.length; n++) {
           const k = readMapKey(ks[n] as string);
           const e = o[k];
@@ -2133,8 +2202,9 @@ function readSecurityRequirement(j: unknown, v: boolean, d: number): SecurityReq
   return m;
 }
 
-function completeSecurityRequirement(m: SecurityRequirement): boolean {
-  for (const x of Object.values(m.schemes)) if (!completeStringList(x)) return false;
+function validSecurityRequirement(m: SecurityRequirement): boolean {
+  spend(1);
+  for (const x of Object.values(m.schemes)) if (!validStringList(x)) return false;
   return true;
 }
 
@@ -2176,6 +2246,7 @@ function readSecurityScheme(j: unknown, v: boolean, d: number): SecurityScheme {
   let seen = 0;
   const o = j as Record<string, unknown>;
   const ks = Object.keys(o);
+  spend(2 * ks.length);
   for (let i = 0; i < ks.length; i++) {
     const x = o[ks[i] as string];
     switch (ks[i]) {
@@ -2229,12 +2300,13 @@ function readSecurityScheme(j: unknown, v: boolean, d: number): SecurityScheme {
   return m;
 }
 
-function completeSecurityScheme(m: SecurityScheme): boolean {
-  if (m.scheme.case === "apiKeySecurityScheme" && !completeAPIKeySecurityScheme(m.scheme.value)) return false;
-  if (m.scheme.case === "httpAuthSecurityScheme" && !completeHTTPAuthSecurityScheme(m.scheme.value)) return false;
-  if (m.scheme.case === "oauth2SecurityScheme" && !completeOAuth2SecurityScheme(m.scheme.value)) return false;
-  if (m.scheme.case === "openIdConnectSecurityScheme" && !completeOpenIdConnectSecurityScheme(m.scheme.value)) return false;
-  if (m.scheme.case === "mtlsSecurityScheme" && !completeMutualTlsSecurityScheme(m.scheme.value)) return false;
+function validSecurityScheme(m: SecurityScheme): boolean {
+  spend(1);
+  if (m.scheme.case === "apiKeySecurityScheme" && !validAPIKeySecurityScheme(m.scheme.value)) return false;
+  if (m.scheme.case === "httpAuthSecurityScheme" && !validHTTPAuthSecurityScheme(m.scheme.value)) return false;
+  if (m.scheme.case === "oauth2SecurityScheme" && !validOAuth2SecurityScheme(m.scheme.value)) return false;
+  if (m.scheme.case === "openIdConnectSecurityScheme" && !validOpenIdConnectSecurityScheme(m.scheme.value)) return false;
+  if (m.scheme.case === "mtlsSecurityScheme" && !validMutualTlsSecurityScheme(m.scheme.value)) return false;
   return true;
 }
 
@@ -2273,6 +2345,7 @@ function readAPIKeySecurityScheme(j: unknown, v: boolean, d: number): APIKeySecu
   let seen = 0;
   const o = j as Record<string, unknown>;
   const ks = Object.keys(o);
+  spend(2 * ks.length);
   for (let i = 0; i < ks.length; i++) {
     const x = o[ks[i] as string];
     switch (ks[i]) {
@@ -2303,7 +2376,8 @@ function readAPIKeySecurityScheme(j: unknown, v: boolean, d: number): APIKeySecu
   return m;
 }
 
-function completeAPIKeySecurityScheme(m: APIKeySecurityScheme): boolean {
+function validAPIKeySecurityScheme(m: APIKeySecurityScheme): boolean {
+  spend(1);
   if (m.location === "" || m.name === "") return false;
   return true;
 }
@@ -2342,6 +2416,7 @@ function readHTTPAuthSecurityScheme(j: unknown, v: boolean, d: number): HTTPAuth
   let seen = 0;
   const o = j as Record<string, unknown>;
   const ks = Object.keys(o);
+  spend(2 * ks.length);
   for (let i = 0; i < ks.length; i++) {
     const x = o[ks[i] as string];
     switch (ks[i]) {
@@ -2372,7 +2447,8 @@ function readHTTPAuthSecurityScheme(j: unknown, v: boolean, d: number): HTTPAuth
   return m;
 }
 
-function completeHTTPAuthSecurityScheme(m: HTTPAuthSecurityScheme): boolean {
+function validHTTPAuthSecurityScheme(m: HTTPAuthSecurityScheme): boolean {
+  spend(1);
   if (m.scheme === "") return false;
   return true;
 }
@@ -2409,6 +2485,7 @@ function readOAuth2SecurityScheme(j: unknown, v: boolean, d: number): OAuth2Secu
   let seen = 0;
   const o = j as Record<string, unknown>;
   const ks = Object.keys(o);
+  spend(2 * ks.length);
   for (let i = 0; i < ks.length; i++) {
     const x = o[ks[i] as string];
     switch (ks[i]) {
@@ -2439,9 +2516,10 @@ function readOAuth2SecurityScheme(j: unknown, v: boolean, d: number): OAuth2Secu
   return m;
 }
 
-function completeOAuth2SecurityScheme(m: OAuth2SecurityScheme): boolean {
+function validOAuth2SecurityScheme(m: OAuth2SecurityScheme): boolean {
+  spend(1);
   if (m.flows === undefined) return false;
-  if (m.flows !== undefined && !completeOAuthFlows(m.flows)) return false;
+  if (m.flows !== undefined && !validOAuthFlows(m.flows)) return false;
   return true;
 }
 
@@ -2472,6 +2550,7 @@ function readOpenIdConnectSecurityScheme(j: unknown, v: boolean, d: number): Ope
   let seen = 0;
   const o = j as Record<string, unknown>;
   const ks = Object.keys(o);
+  spend(2 * ks.length);
   for (let i = 0; i < ks.length; i++) {
     const x = o[ks[i] as string];
     switch (ks[i]) {
@@ -2495,7 +2574,8 @@ function readOpenIdConnectSecurityScheme(j: unknown, v: boolean, d: number): Ope
   return m;
 }
 
-function completeOpenIdConnectSecurityScheme(m: OpenIdConnectSecurityScheme): boolean {
+function validOpenIdConnectSecurityScheme(m: OpenIdConnectSecurityScheme): boolean {
+  spend(1);
   if (m.openIdConnectUrl === "") return false;
   return true;
 }
@@ -2519,6 +2599,7 @@ function readMutualTlsSecurityScheme(j: unknown, v: boolean, d: number): MutualT
   let seen = 0;
   const o = j as Record<string, unknown>;
   const ks = Object.keys(o);
+  spend(2 * ks.length);
   for (let i = 0; i < ks.length; i++) {
     const x = o[ks[i] as string];
     switch (ks[i]) {
@@ -2534,7 +2615,8 @@ function readMutualTlsSecurityScheme(j: unknown, v: boolean, d: number): MutualT
   return m;
 }
 
-function completeMutualTlsSecurityScheme(m: MutualTlsSecurityScheme): boolean {
+function validMutualTlsSecurityScheme(m: MutualTlsSecurityScheme): boolean {
+  spend(1);
   return true;
 }
 
@@ -2576,6 +2658,7 @@ function readOAuthFlows(j: unknown, v: boolean, d: number): OAuthFlows {
   let seen = 0;
   const o = j as Record<string, unknown>;
   const ks = Object.keys(o);
+  spend(2 * ks.length);
   for (let i = 0; i < ks.length; i++) {
     const x = o[ks[i] as string];
     switch (ks[i]) {
@@ -2629,12 +2712,13 @@ function readOAuthFlows(j: unknown, v: boolean, d: number): OAuthFlows {
   return m;
 }
 
-function completeOAuthFlows(m: OAuthFlows): boolean {
-  if (m.flow.case === "authorizationCode" && !completeAuthorizationCodeOAuthFlow(m.flow.value)) return false;
-  if (m.flow.case === "clientCredentials" && !completeClientCredentialsOAuthFlow(m.flow.value)) return false;
-  if (m.flow.case === "implicit" && !completeImplicitOAuthFlow(m.flow.value)) return false;
-  if (m.flow.case === "password" && !completePasswordOAuthFlow(m.flow.value)) return false;
-  if (m.flow.case === "deviceCode" && !completeDeviceCodeOAuthFlow(m.flow.value)) return false;
+function validOAuthFlows(m: OAuthFlows): boolean {
+  spend(1);
+  if (m.flow.case === "authorizationCode" && !validAuthorizationCodeOAuthFlow(m.flow.value)) return false;
+  if (m.flow.case === "clientCredentials" && !validClientCredentialsOAuthFlow(m.flow.value)) return false;
+  if (m.flow.case === "implicit" && !validImplicitOAuthFlow(m.flow.value)) return false;
+  if (m.flow.case === "password" && !validPasswordOAuthFlow(m.flow.value)) return false;
+  if (m.flow.case === "deviceCode" && !validDeviceCodeOAuthFlow(m.flow.value)) return false;
   return true;
 }
 
@@ -2695,6 +2779,7 @@ function readAuthorizationCodeOAuthFlow(j: unknown, v: boolean, d: number): Auth
   let seen = 0;
   const o = j as Record<string, unknown>;
   const ks = Object.keys(o);
+  spend(2 * ks.length);
   for (let i = 0; i < ks.length; i++) {
     const x = o[ks[i] as string];
     switch (ks[i]) {
@@ -2726,6 +2811,7 @@ function readAuthorizationCodeOAuthFlow(j: unknown, v: boolean, d: number): Auth
         const o = readObject(x);
         const r = m.scopes as Record<string, unknown>;
         const ks = Object.keys(o);
+        spend(2 * ks.length);
         for (let n = 0; n < ks.length; n++) {
           const k = readMapKey(ks[n] as string);
           const e = o[k];
@@ -2747,7 +2833,8 @@ function readAuthorizationCodeOAuthFlow(j: unknown, v: boolean, d: number): Auth
   return m;
 }
 
-function completeAuthorizationCodeOAuthFlow(m: AuthorizationCodeOAuthFlow): boolean {
+function validAuthorizationCodeOAuthFlow(m: AuthorizationCodeOAuthFlow): boolean {
+  spend(1);
   if (m.authorizationUrl === "" || m.tokenUrl === "" || Object.keys(m.scopes).length === 0) return false;
   return true;
 }
@@ -2794,6 +2881,7 @@ function readClientCredentialsOAuthFlow(j: unknown, v: boolean, d: number): Clie
   let seen = 0;
   const o = j as Record<string, unknown>;
   const ks = Object.keys(o);
+  spend(2 * ks.length);
   for (let i = 0; i < ks.length; i++) {
     const x = o[ks[i] as string];
     switch (ks[i]) {
@@ -2818,6 +2906,7 @@ function readClientCredentialsOAuthFlow(j: unknown, v: boolean, d: number): Clie
         const o = readObject(x);
         const r = m.scopes as Record<string, unknown>;
         const ks = Object.keys(o);
+        spend(2 * ks.length);
         for (let n = 0; n < ks.length; n++) {
           const k = readMapKey(ks[n] as string);
           const e = o[k];
@@ -2832,7 +2921,8 @@ function readClientCredentialsOAuthFlow(j: unknown, v: boolean, d: number): Clie
   return m;
 }
 
-function completeClientCredentialsOAuthFlow(m: ClientCredentialsOAuthFlow): boolean {
+function validClientCredentialsOAuthFlow(m: ClientCredentialsOAuthFlow): boolean {
+  spend(1);
   if (m.tokenUrl === "" || Object.keys(m.scopes).length === 0) return false;
   return true;
 }
@@ -2877,6 +2967,7 @@ function readImplicitOAuthFlow(j: unknown, v: boolean, d: number): ImplicitOAuth
   let seen = 0;
   const o = j as Record<string, unknown>;
   const ks = Object.keys(o);
+  spend(2 * ks.length);
   for (let i = 0; i < ks.length; i++) {
     const x = o[ks[i] as string];
     switch (ks[i]) {
@@ -2901,6 +2992,7 @@ function readImplicitOAuthFlow(j: unknown, v: boolean, d: number): ImplicitOAuth
         const o = readObject(x);
         const r = m.scopes as Record<string, unknown>;
         const ks = Object.keys(o);
+        spend(2 * ks.length);
         for (let n = 0; n < ks.length; n++) {
           const k = readMapKey(ks[n] as string);
           const e = o[k];
@@ -2914,7 +3006,8 @@ function readImplicitOAuthFlow(j: unknown, v: boolean, d: number): ImplicitOAuth
   return m;
 }
 
-function completeImplicitOAuthFlow(m: ImplicitOAuthFlow): boolean {
+function validImplicitOAuthFlow(m: ImplicitOAuthFlow): boolean {
+  spend(1);
   return true;
 }
 
@@ -2958,6 +3051,7 @@ function readPasswordOAuthFlow(j: unknown, v: boolean, d: number): PasswordOAuth
   let seen = 0;
   const o = j as Record<string, unknown>;
   const ks = Object.keys(o);
+  spend(2 * ks.length);
   for (let i = 0; i < ks.length; i++) {
     const x = o[ks[i] as string];
     switch (ks[i]) {
@@ -2982,6 +3076,7 @@ function readPasswordOAuthFlow(j: unknown, v: boolean, d: number): PasswordOAuth
         const o = readObject(x);
         const r = m.scopes as Record<string, unknown>;
         const ks = Object.keys(o);
+        spend(2 * ks.length);
         for (let n = 0; n < ks.length; n++) {
           const k = readMapKey(ks[n] as string);
           const e = o[k];
@@ -2995,7 +3090,8 @@ function readPasswordOAuthFlow(j: unknown, v: boolean, d: number): PasswordOAuth
   return m;
 }
 
-function completePasswordOAuthFlow(m: PasswordOAuthFlow): boolean {
+function validPasswordOAuthFlow(m: PasswordOAuthFlow): boolean {
+  spend(1);
   return true;
 }
 
@@ -3049,6 +3145,7 @@ function readDeviceCodeOAuthFlow(j: unknown, v: boolean, d: number): DeviceCodeO
   let seen = 0;
   const o = j as Record<string, unknown>;
   const ks = Object.keys(o);
+  spend(2 * ks.length);
   for (let i = 0; i < ks.length; i++) {
     const x = o[ks[i] as string];
     switch (ks[i]) {
@@ -3080,6 +3177,7 @@ function readDeviceCodeOAuthFlow(j: unknown, v: boolean, d: number): DeviceCodeO
         const o = readObject(x);
         const r = m.scopes as Record<string, unknown>;
         const ks = Object.keys(o);
+        spend(2 * ks.length);
         for (let n = 0; n < ks.length; n++) {
           const k = readMapKey(ks[n] as string);
           const e = o[k];
@@ -3094,7 +3192,8 @@ function readDeviceCodeOAuthFlow(j: unknown, v: boolean, d: number): DeviceCodeO
   return m;
 }
 
-function completeDeviceCodeOAuthFlow(m: DeviceCodeOAuthFlow): boolean {
+function validDeviceCodeOAuthFlow(m: DeviceCodeOAuthFlow): boolean {
+  spend(1);
   if (m.deviceAuthorizationUrl === "" || m.tokenUrl === "" || Object.keys(m.scopes).length === 0) return false;
   return true;
 }
@@ -3136,6 +3235,7 @@ function readSendMessageRequest(j: unknown, v: boolean, d: number): SendMessageR
   let seen = 0;
   const o = j as Record<string, unknown>;
   const ks = Object.keys(o);
+  spend(2 * ks.length);
   for (let i = 0; i < ks.length; i++) {
     const x = o[ks[i] as string];
     switch (ks[i]) {
@@ -3173,10 +3273,12 @@ function readSendMessageRequest(j: unknown, v: boolean, d: number): SendMessageR
   return m;
 }
 
-function completeSendMessageRequest(m: SendMessageRequest): boolean {
+function validSendMessageRequest(m: SendMessageRequest): boolean {
+  spend(1);
   if (m.message === undefined) return false;
-  if (m.message !== undefined && !completeMessage(m.message)) return false;
-  if (m.configuration !== undefined && !completeSendMessageConfiguration(m.configuration)) return false;
+  if (m.message !== undefined && !validMessage(m.message)) return false;
+  if (m.configuration !== undefined && !validSendMessageConfiguration(m.configuration)) return false;
+  if (m.metadata !== undefined && !validStruct(m.metadata)) return false;
   return true;
 }
 
@@ -3214,6 +3316,7 @@ function readGetTaskRequest(j: unknown, v: boolean, d: number): GetTaskRequest {
   let seen = 0;
   const o = j as Record<string, unknown>;
   const ks = Object.keys(o);
+  spend(2 * ks.length);
   for (let i = 0; i < ks.length; i++) {
     const x = o[ks[i] as string];
     switch (ks[i]) {
@@ -3244,7 +3347,8 @@ function readGetTaskRequest(j: unknown, v: boolean, d: number): GetTaskRequest {
   return m;
 }
 
-function completeGetTaskRequest(m: GetTaskRequest): boolean {
+function validGetTaskRequest(m: GetTaskRequest): boolean {
+  spend(1);
   if (m.id === "") return false;
   return true;
 }
@@ -3316,6 +3420,7 @@ function readListTasksRequest(j: unknown, v: boolean, d: number): ListTasksReque
   let seen = 0;
   const o = j as Record<string, unknown>;
   const ks = Object.keys(o);
+  spend(2 * ks.length);
   for (let i = 0; i < ks.length; i++) {
     const x = o[ks[i] as string];
     switch (ks[i]) {
@@ -3380,7 +3485,8 @@ function readListTasksRequest(j: unknown, v: boolean, d: number): ListTasksReque
   return m;
 }
 
-function completeListTasksRequest(m: ListTasksRequest): boolean {
+function validListTasksRequest(m: ListTasksRequest): boolean {
+  spend(1);
   return true;
 }
 
@@ -3433,6 +3539,7 @@ function readListTasksResponse(j: unknown, v: boolean, d: number): ListTasksResp
   let seen = 0;
   const o = j as Record<string, unknown>;
   const ks = Object.keys(o);
+  spend(2 * ks.length);
   for (let i = 0; i < ks.length; i++) {
     const x = o[ks[i] as string];
     switch (ks[i]) {
@@ -3441,6 +3548,7 @@ function readListTasksResponse(j: unknown, v: boolean, d: number): ListTasksResp
         seen |= 1;
         if (x === null) break;
         if (!Array.isArray(x)) bail();
+        spend(x.length);
         const l = m.tasks;
         for (let n = 0; n < x.length; n++) {
           const e = x[n];
@@ -3476,9 +3584,10 @@ function readListTasksResponse(j: unknown, v: boolean, d: number): ListTasksResp
   return m;
 }
 
-function completeListTasksResponse(m: ListTasksResponse): boolean {
+function validListTasksResponse(m: ListTasksResponse): boolean {
+  spend(1);
   if (m.tasks.length === 0 || m.nextPageToken === "" || m.pageSize === 0 || m.totalSize === 0) return false;
-  for (const x of m.tasks) if (!completeTask(x)) return false;
+  for (const x of m.tasks) if (!validTask(x)) return false;
   return true;
 }
 
@@ -3515,6 +3624,7 @@ function readCancelTaskRequest(j: unknown, v: boolean, d: number): CancelTaskReq
   let seen = 0;
   const o = j as Record<string, unknown>;
   const ks = Object.keys(o);
+  spend(2 * ks.length);
   for (let i = 0; i < ks.length; i++) {
     const x = o[ks[i] as string];
     switch (ks[i]) {
@@ -3545,8 +3655,10 @@ function readCancelTaskRequest(j: unknown, v: boolean, d: number): CancelTaskReq
   return m;
 }
 
-function completeCancelTaskRequest(m: CancelTaskRequest): boolean {
+function validCancelTaskRequest(m: CancelTaskRequest): boolean {
+  spend(1);
   if (m.id === "") return false;
+  if (m.metadata !== undefined && !validStruct(m.metadata)) return false;
   return true;
 }
 
@@ -3585,6 +3697,7 @@ function readGetTaskPushNotificationConfigRequest(j: unknown, v: boolean, d: num
   let seen = 0;
   const o = j as Record<string, unknown>;
   const ks = Object.keys(o);
+  spend(2 * ks.length);
   for (let i = 0; i < ks.length; i++) {
     const x = o[ks[i] as string];
     switch (ks[i]) {
@@ -3615,7 +3728,8 @@ function readGetTaskPushNotificationConfigRequest(j: unknown, v: boolean, d: num
   return m;
 }
 
-function completeGetTaskPushNotificationConfigRequest(m: GetTaskPushNotificationConfigRequest): boolean {
+function validGetTaskPushNotificationConfigRequest(m: GetTaskPushNotificationConfigRequest): boolean {
+  spend(1);
   if (m.taskId === "" || m.id === "") return false;
   return true;
 }
@@ -3655,6 +3769,7 @@ function readDeleteTaskPushNotificationConfigRequest(j: unknown, v: boolean, d: 
   let seen = 0;
   const o = j as Record<string, unknown>;
   const ks = Object.keys(o);
+  spend(2 * ks.length);
   for (let i = 0; i < ks.length; i++) {
     const x = o[ks[i] as string];
     switch (ks[i]) {
@@ -3685,7 +3800,8 @@ function readDeleteTaskPushNotificationConfigRequest(j: unknown, v: boolean, d: 
   return m;
 }
 
-function completeDeleteTaskPushNotificationConfigRequest(m: DeleteTaskPushNotificationConfigRequest): boolean {
+function validDeleteTaskPushNotificationConfigRequest(m: DeleteTaskPushNotificationConfigRequest): boolean {
+  spend(1);
   if (m.taskId === "" || m.id === "") return false;
   return true;
 }
@@ -3717,6 +3833,7 @@ function readSubscribeToTaskRequest(j: unknown, v: boolean, d: number): Subscrib
   let seen = 0;
   const o = j as Record<string, unknown>;
   const ks = Object.keys(o);
+  spend(2 * ks.length);
   for (let i = 0; i < ks.length; i++) {
     const x = o[ks[i] as string];
     switch (ks[i]) {
@@ -3740,7 +3857,8 @@ function readSubscribeToTaskRequest(j: unknown, v: boolean, d: number): Subscrib
   return m;
 }
 
-function completeSubscribeToTaskRequest(m: SubscribeToTaskRequest): boolean {
+function validSubscribeToTaskRequest(m: SubscribeToTaskRequest): boolean {
+  spend(1);
   if (m.id === "") return false;
   return true;
 }
@@ -3786,6 +3904,7 @@ function readListTaskPushNotificationConfigsRequest(j: unknown, v: boolean, d: n
   let seen = 0;
   const o = j as Record<string, unknown>;
   const ks = Object.keys(o);
+  spend(2 * ks.length);
   for (let i = 0; i < ks.length; i++) {
     const x = o[ks[i] as string];
     switch (ks[i]) {
@@ -3823,7 +3942,8 @@ function readListTaskPushNotificationConfigsRequest(j: unknown, v: boolean, d: n
   return m;
 }
 
-function completeListTaskPushNotificationConfigsRequest(m: ListTaskPushNotificationConfigsRequest): boolean {
+function validListTaskPushNotificationConfigsRequest(m: ListTaskPushNotificationConfigsRequest): boolean {
+  spend(1);
   if (m.taskId === "") return false;
   return true;
 }
@@ -3847,6 +3967,7 @@ function readGetExtendedAgentCardRequest(j: unknown, v: boolean, d: number): Get
   let seen = 0;
   const o = j as Record<string, unknown>;
   const ks = Object.keys(o);
+  spend(2 * ks.length);
   for (let i = 0; i < ks.length; i++) {
     const x = o[ks[i] as string];
     switch (ks[i]) {
@@ -3862,7 +3983,8 @@ function readGetExtendedAgentCardRequest(j: unknown, v: boolean, d: number): Get
   return m;
 }
 
-function completeGetExtendedAgentCardRequest(m: GetExtendedAgentCardRequest): boolean {
+function validGetExtendedAgentCardRequest(m: GetExtendedAgentCardRequest): boolean {
+  spend(1);
   return true;
 }
 
@@ -3889,6 +4011,7 @@ function readSendMessageResponse(j: unknown, v: boolean, d: number): SendMessage
   let seen = 0;
   const o = j as Record<string, unknown>;
   const ks = Object.keys(o);
+  spend(2 * ks.length);
   for (let i = 0; i < ks.length; i++) {
     const x = o[ks[i] as string];
     switch (ks[i]) {
@@ -3915,9 +4038,10 @@ function readSendMessageResponse(j: unknown, v: boolean, d: number): SendMessage
   return m;
 }
 
-function completeSendMessageResponse(m: SendMessageResponse): boolean {
-  if (m.payload.case === "task" && !completeTask(m.payload.value)) return false;
-  if (m.payload.case === "message" && !completeMessage(m.payload.value)) return false;
+function validSendMessageResponse(m: SendMessageResponse): boolean {
+  spend(1);
+  if (m.payload.case === "task" && !validTask(m.payload.value)) return false;
+  if (m.payload.case === "message" && !validMessage(m.payload.value)) return false;
   return true;
 }
 
@@ -3954,6 +4078,7 @@ function readStreamResponse(j: unknown, v: boolean, d: number): StreamResponse {
   let seen = 0;
   const o = j as Record<string, unknown>;
   const ks = Object.keys(o);
+  spend(2 * ks.length);
   for (let i = 0; i < ks.length; i++) {
     const x = o[ks[i] as string];
     switch (ks[i]) {
@@ -3998,11 +4123,12 @@ function readStreamResponse(j: unknown, v: boolean, d: number): StreamResponse {
   return m;
 }
 
-function completeStreamResponse(m: StreamResponse): boolean {
-  if (m.payload.case === "task" && !completeTask(m.payload.value)) return false;
-  if (m.payload.case === "message" && !completeMessage(m.payload.value)) return false;
-  if (m.payload.case === "statusUpdate" && !completeTaskStatusUpdateEvent(m.payload.value)) return false;
-  if (m.payload.case === "artifactUpdate" && !completeTaskArtifactUpdateEvent(m.payload.value)) return false;
+function validStreamResponse(m: StreamResponse): boolean {
+  spend(1);
+  if (m.payload.case === "task" && !validTask(m.payload.value)) return false;
+  if (m.payload.case === "message" && !validMessage(m.payload.value)) return false;
+  if (m.payload.case === "statusUpdate" && !validTaskStatusUpdateEvent(m.payload.value)) return false;
+  if (m.payload.case === "artifactUpdate" && !validTaskArtifactUpdateEvent(m.payload.value)) return false;
   return true;
 }
 
@@ -4037,6 +4163,7 @@ function readListTaskPushNotificationConfigsResponse(j: unknown, v: boolean, d: 
   let seen = 0;
   const o = j as Record<string, unknown>;
   const ks = Object.keys(o);
+  spend(2 * ks.length);
   for (let i = 0; i < ks.length; i++) {
     const x = o[ks[i] as string];
     switch (ks[i]) {
@@ -4045,6 +4172,7 @@ function readListTaskPushNotificationConfigsResponse(j: unknown, v: boolean, d: 
         seen |= 1;
         if (x === null) break;
         if (!Array.isArray(x)) bail();
+        spend(x.length);
         const l = m.configs;
         for (let n = 0; n < x.length; n++) {
           const e = x[n];
@@ -4065,8 +4193,9 @@ function readListTaskPushNotificationConfigsResponse(j: unknown, v: boolean, d: 
   return m;
 }
 
-function completeListTaskPushNotificationConfigsResponse(m: ListTaskPushNotificationConfigsResponse): boolean {
-  for (const x of m.configs) if (!completeTaskPushNotificationConfig(x)) return false;
+function validListTaskPushNotificationConfigsResponse(m: ListTaskPushNotificationConfigsResponse): boolean {
+  spend(1);
+  for (const x of m.configs) if (!validTaskPushNotificationConfig(x)) return false;
   return true;
 }
 
@@ -4074,48 +4203,48 @@ function completeListTaskPushNotificationConfigsResponse(m: ListTaskPushNotifica
  * ProtoJSON codecs of the messages of a2a.proto that have one (see tools/protoc-gen-a2a-json.ts): a fast path that bails out to the reflective codec on anything it does not handle exactly.
  */
 export const a2aJsonCodecs: ReadonlyMap<DescMessage, JsonCodec> = new Map<DescMessage, JsonCodec>([
-  [SendMessageConfigurationSchema, { write: writeSendMessageConfiguration as JsonCodec["write"], read: readSendMessageConfiguration, complete: completeSendMessageConfiguration as JsonCodec["complete"] }],
-  [TaskSchema, { write: writeTask as JsonCodec["write"], read: readTask, complete: completeTask as JsonCodec["complete"] }],
-  [TaskStatusSchema, { write: writeTaskStatus as JsonCodec["write"], read: readTaskStatus, complete: completeTaskStatus as JsonCodec["complete"] }],
-  [PartSchema, { write: writePart as JsonCodec["write"], read: readPart, complete: completePart as JsonCodec["complete"] }],
-  [MessageSchema, { write: writeMessage as JsonCodec["write"], read: readMessage, complete: completeMessage as JsonCodec["complete"] }],
-  [ArtifactSchema, { write: writeArtifact as JsonCodec["write"], read: readArtifact, complete: completeArtifact as JsonCodec["complete"] }],
-  [TaskStatusUpdateEventSchema, { write: writeTaskStatusUpdateEvent as JsonCodec["write"], read: readTaskStatusUpdateEvent, complete: completeTaskStatusUpdateEvent as JsonCodec["complete"] }],
-  [TaskArtifactUpdateEventSchema, { write: writeTaskArtifactUpdateEvent as JsonCodec["write"], read: readTaskArtifactUpdateEvent, complete: completeTaskArtifactUpdateEvent as JsonCodec["complete"] }],
-  [AuthenticationInfoSchema, { write: writeAuthenticationInfo as JsonCodec["write"], read: readAuthenticationInfo, complete: completeAuthenticationInfo as JsonCodec["complete"] }],
-  [AgentInterfaceSchema, { write: writeAgentInterface as JsonCodec["write"], read: readAgentInterface, complete: completeAgentInterface as JsonCodec["complete"] }],
-  [AgentCardSchema, { write: writeAgentCard as JsonCodec["write"], read: readAgentCard, complete: completeAgentCard as JsonCodec["complete"] }],
-  [AgentProviderSchema, { write: writeAgentProvider as JsonCodec["write"], read: readAgentProvider, complete: completeAgentProvider as JsonCodec["complete"] }],
-  [AgentCapabilitiesSchema, { write: writeAgentCapabilities as JsonCodec["write"], read: readAgentCapabilities, complete: completeAgentCapabilities as JsonCodec["complete"] }],
-  [AgentExtensionSchema, { write: writeAgentExtension as JsonCodec["write"], read: readAgentExtension, complete: completeAgentExtension as JsonCodec["complete"] }],
-  [AgentSkillSchema, { write: writeAgentSkill as JsonCodec["write"], read: readAgentSkill, complete: completeAgentSkill as JsonCodec["complete"] }],
-  [AgentCardSignatureSchema, { write: writeAgentCardSignature as JsonCodec["write"], read: readAgentCardSignature, complete: completeAgentCardSignature as JsonCodec["complete"] }],
-  [TaskPushNotificationConfigSchema, { write: writeTaskPushNotificationConfig as JsonCodec["write"], read: readTaskPushNotificationConfig, complete: completeTaskPushNotificationConfig as JsonCodec["complete"] }],
-  [StringListSchema, { write: writeStringList as JsonCodec["write"], read: readStringList, complete: completeStringList as JsonCodec["complete"] }],
-  [SecurityRequirementSchema, { write: writeSecurityRequirement as JsonCodec["write"], read: readSecurityRequirement, complete: completeSecurityRequirement as JsonCodec["complete"] }],
-  [SecuritySchemeSchema, { write: writeSecurityScheme as JsonCodec["write"], read: readSecurityScheme, complete: completeSecurityScheme as JsonCodec["complete"] }],
-  [APIKeySecuritySchemeSchema, { write: writeAPIKeySecurityScheme as JsonCodec["write"], read: readAPIKeySecurityScheme, complete: completeAPIKeySecurityScheme as JsonCodec["complete"] }],
-  [HTTPAuthSecuritySchemeSchema, { write: writeHTTPAuthSecurityScheme as JsonCodec["write"], read: readHTTPAuthSecurityScheme, complete: completeHTTPAuthSecurityScheme as JsonCodec["complete"] }],
-  [OAuth2SecuritySchemeSchema, { write: writeOAuth2SecurityScheme as JsonCodec["write"], read: readOAuth2SecurityScheme, complete: completeOAuth2SecurityScheme as JsonCodec["complete"] }],
-  [OpenIdConnectSecuritySchemeSchema, { write: writeOpenIdConnectSecurityScheme as JsonCodec["write"], read: readOpenIdConnectSecurityScheme, complete: completeOpenIdConnectSecurityScheme as JsonCodec["complete"] }],
-  [MutualTlsSecuritySchemeSchema, { write: writeMutualTlsSecurityScheme as JsonCodec["write"], read: readMutualTlsSecurityScheme, complete: completeMutualTlsSecurityScheme as JsonCodec["complete"] }],
-  [OAuthFlowsSchema, { write: writeOAuthFlows as JsonCodec["write"], read: readOAuthFlows, complete: completeOAuthFlows as JsonCodec["complete"] }],
-  [AuthorizationCodeOAuthFlowSchema, { write: writeAuthorizationCodeOAuthFlow as JsonCodec["write"], read: readAuthorizationCodeOAuthFlow, complete: completeAuthorizationCodeOAuthFlow as JsonCodec["complete"] }],
-  [ClientCredentialsOAuthFlowSchema, { write: writeClientCredentialsOAuthFlow as JsonCodec["write"], read: readClientCredentialsOAuthFlow, complete: completeClientCredentialsOAuthFlow as JsonCodec["complete"] }],
-  [ImplicitOAuthFlowSchema, { write: writeImplicitOAuthFlow as JsonCodec["write"], read: readImplicitOAuthFlow, complete: completeImplicitOAuthFlow as JsonCodec["complete"] }],
-  [PasswordOAuthFlowSchema, { write: writePasswordOAuthFlow as JsonCodec["write"], read: readPasswordOAuthFlow, complete: completePasswordOAuthFlow as JsonCodec["complete"] }],
-  [DeviceCodeOAuthFlowSchema, { write: writeDeviceCodeOAuthFlow as JsonCodec["write"], read: readDeviceCodeOAuthFlow, complete: completeDeviceCodeOAuthFlow as JsonCodec["complete"] }],
-  [SendMessageRequestSchema, { write: writeSendMessageRequest as JsonCodec["write"], read: readSendMessageRequest, complete: completeSendMessageRequest as JsonCodec["complete"] }],
-  [GetTaskRequestSchema, { write: writeGetTaskRequest as JsonCodec["write"], read: readGetTaskRequest, complete: completeGetTaskRequest as JsonCodec["complete"] }],
-  [ListTasksRequestSchema, { write: writeListTasksRequest as JsonCodec["write"], read: readListTasksRequest, complete: completeListTasksRequest as JsonCodec["complete"] }],
-  [ListTasksResponseSchema, { write: writeListTasksResponse as JsonCodec["write"], read: readListTasksResponse, complete: completeListTasksResponse as JsonCodec["complete"] }],
-  [CancelTaskRequestSchema, { write: writeCancelTaskRequest as JsonCodec["write"], read: readCancelTaskRequest, complete: completeCancelTaskRequest as JsonCodec["complete"] }],
-  [GetTaskPushNotificationConfigRequestSchema, { write: writeGetTaskPushNotificationConfigRequest as JsonCodec["write"], read: readGetTaskPushNotificationConfigRequest, complete: completeGetTaskPushNotificationConfigRequest as JsonCodec["complete"] }],
-  [DeleteTaskPushNotificationConfigRequestSchema, { write: writeDeleteTaskPushNotificationConfigRequest as JsonCodec["write"], read: readDeleteTaskPushNotificationConfigRequest, complete: completeDeleteTaskPushNotificationConfigRequest as JsonCodec["complete"] }],
-  [SubscribeToTaskRequestSchema, { write: writeSubscribeToTaskRequest as JsonCodec["write"], read: readSubscribeToTaskRequest, complete: completeSubscribeToTaskRequest as JsonCodec["complete"] }],
-  [ListTaskPushNotificationConfigsRequestSchema, { write: writeListTaskPushNotificationConfigsRequest as JsonCodec["write"], read: readListTaskPushNotificationConfigsRequest, complete: completeListTaskPushNotificationConfigsRequest as JsonCodec["complete"] }],
-  [GetExtendedAgentCardRequestSchema, { write: writeGetExtendedAgentCardRequest as JsonCodec["write"], read: readGetExtendedAgentCardRequest, complete: completeGetExtendedAgentCardRequest as JsonCodec["complete"] }],
-  [SendMessageResponseSchema, { write: writeSendMessageResponse as JsonCodec["write"], read: readSendMessageResponse, complete: completeSendMessageResponse as JsonCodec["complete"] }],
-  [StreamResponseSchema, { write: writeStreamResponse as JsonCodec["write"], read: readStreamResponse, complete: completeStreamResponse as JsonCodec["complete"] }],
-  [ListTaskPushNotificationConfigsResponseSchema, { write: writeListTaskPushNotificationConfigsResponse as JsonCodec["write"], read: readListTaskPushNotificationConfigsResponse, complete: completeListTaskPushNotificationConfigsResponse as JsonCodec["complete"] }],
+  [SendMessageConfigurationSchema, { write: writeSendMessageConfiguration as JsonCodec["write"], read: readSendMessageConfiguration, valid: validSendMessageConfiguration as JsonCodec["valid"] }],
+  [TaskSchema, { write: writeTask as JsonCodec["write"], read: readTask, valid: validTask as JsonCodec["valid"] }],
+  [TaskStatusSchema, { write: writeTaskStatus as JsonCodec["write"], read: readTaskStatus, valid: validTaskStatus as JsonCodec["valid"] }],
+  [PartSchema, { write: writePart as JsonCodec["write"], read: readPart, valid: validPart as JsonCodec["valid"] }],
+  [MessageSchema, { write: writeMessage as JsonCodec["write"], read: readMessage, valid: validMessage as JsonCodec["valid"] }],
+  [ArtifactSchema, { write: writeArtifact as JsonCodec["write"], read: readArtifact, valid: validArtifact as JsonCodec["valid"] }],
+  [TaskStatusUpdateEventSchema, { write: writeTaskStatusUpdateEvent as JsonCodec["write"], read: readTaskStatusUpdateEvent, valid: validTaskStatusUpdateEvent as JsonCodec["valid"] }],
+  [TaskArtifactUpdateEventSchema, { write: writeTaskArtifactUpdateEvent as JsonCodec["write"], read: readTaskArtifactUpdateEvent, valid: validTaskArtifactUpdateEvent as JsonCodec["valid"] }],
+  [AuthenticationInfoSchema, { write: writeAuthenticationInfo as JsonCodec["write"], read: readAuthenticationInfo, valid: validAuthenticationInfo as JsonCodec["valid"] }],
+  [AgentInterfaceSchema, { write: writeAgentInterface as JsonCodec["write"], read: readAgentInterface, valid: validAgentInterface as JsonCodec["valid"] }],
+  [AgentCardSchema, { write: writeAgentCard as JsonCodec["write"], read: readAgentCard, valid: validAgentCard as JsonCodec["valid"] }],
+  [AgentProviderSchema, { write: writeAgentProvider as JsonCodec["write"], read: readAgentProvider, valid: validAgentProvider as JsonCodec["valid"] }],
+  [AgentCapabilitiesSchema, { write: writeAgentCapabilities as JsonCodec["write"], read: readAgentCapabilities, valid: validAgentCapabilities as JsonCodec["valid"] }],
+  [AgentExtensionSchema, { write: writeAgentExtension as JsonCodec["write"], read: readAgentExtension, valid: validAgentExtension as JsonCodec["valid"] }],
+  [AgentSkillSchema, { write: writeAgentSkill as JsonCodec["write"], read: readAgentSkill, valid: validAgentSkill as JsonCodec["valid"] }],
+  [AgentCardSignatureSchema, { write: writeAgentCardSignature as JsonCodec["write"], read: readAgentCardSignature, valid: validAgentCardSignature as JsonCodec["valid"] }],
+  [TaskPushNotificationConfigSchema, { write: writeTaskPushNotificationConfig as JsonCodec["write"], read: readTaskPushNotificationConfig, valid: validTaskPushNotificationConfig as JsonCodec["valid"] }],
+  [StringListSchema, { write: writeStringList as JsonCodec["write"], read: readStringList, valid: validStringList as JsonCodec["valid"] }],
+  [SecurityRequirementSchema, { write: writeSecurityRequirement as JsonCodec["write"], read: readSecurityRequirement, valid: validSecurityRequirement as JsonCodec["valid"] }],
+  [SecuritySchemeSchema, { write: writeSecurityScheme as JsonCodec["write"], read: readSecurityScheme, valid: validSecurityScheme as JsonCodec["valid"] }],
+  [APIKeySecuritySchemeSchema, { write: writeAPIKeySecurityScheme as JsonCodec["write"], read: readAPIKeySecurityScheme, valid: validAPIKeySecurityScheme as JsonCodec["valid"] }],
+  [HTTPAuthSecuritySchemeSchema, { write: writeHTTPAuthSecurityScheme as JsonCodec["write"], read: readHTTPAuthSecurityScheme, valid: validHTTPAuthSecurityScheme as JsonCodec["valid"] }],
+  [OAuth2SecuritySchemeSchema, { write: writeOAuth2SecurityScheme as JsonCodec["write"], read: readOAuth2SecurityScheme, valid: validOAuth2SecurityScheme as JsonCodec["valid"] }],
+  [OpenIdConnectSecuritySchemeSchema, { write: writeOpenIdConnectSecurityScheme as JsonCodec["write"], read: readOpenIdConnectSecurityScheme, valid: validOpenIdConnectSecurityScheme as JsonCodec["valid"] }],
+  [MutualTlsSecuritySchemeSchema, { write: writeMutualTlsSecurityScheme as JsonCodec["write"], read: readMutualTlsSecurityScheme, valid: validMutualTlsSecurityScheme as JsonCodec["valid"] }],
+  [OAuthFlowsSchema, { write: writeOAuthFlows as JsonCodec["write"], read: readOAuthFlows, valid: validOAuthFlows as JsonCodec["valid"] }],
+  [AuthorizationCodeOAuthFlowSchema, { write: writeAuthorizationCodeOAuthFlow as JsonCodec["write"], read: readAuthorizationCodeOAuthFlow, valid: validAuthorizationCodeOAuthFlow as JsonCodec["valid"] }],
+  [ClientCredentialsOAuthFlowSchema, { write: writeClientCredentialsOAuthFlow as JsonCodec["write"], read: readClientCredentialsOAuthFlow, valid: validClientCredentialsOAuthFlow as JsonCodec["valid"] }],
+  [ImplicitOAuthFlowSchema, { write: writeImplicitOAuthFlow as JsonCodec["write"], read: readImplicitOAuthFlow, valid: validImplicitOAuthFlow as JsonCodec["valid"] }],
+  [PasswordOAuthFlowSchema, { write: writePasswordOAuthFlow as JsonCodec["write"], read: readPasswordOAuthFlow, valid: validPasswordOAuthFlow as JsonCodec["valid"] }],
+  [DeviceCodeOAuthFlowSchema, { write: writeDeviceCodeOAuthFlow as JsonCodec["write"], read: readDeviceCodeOAuthFlow, valid: validDeviceCodeOAuthFlow as JsonCodec["valid"] }],
+  [SendMessageRequestSchema, { write: writeSendMessageRequest as JsonCodec["write"], read: readSendMessageRequest, valid: validSendMessageRequest as JsonCodec["valid"] }],
+  [GetTaskRequestSchema, { write: writeGetTaskRequest as JsonCodec["write"], read: readGetTaskRequest, valid: validGetTaskRequest as JsonCodec["valid"] }],
+  [ListTasksRequestSchema, { write: writeListTasksRequest as JsonCodec["write"], read: readListTasksRequest, valid: validListTasksRequest as JsonCodec["valid"] }],
+  [ListTasksResponseSchema, { write: writeListTasksResponse as JsonCodec["write"], read: readListTasksResponse, valid: validListTasksResponse as JsonCodec["valid"] }],
+  [CancelTaskRequestSchema, { write: writeCancelTaskRequest as JsonCodec["write"], read: readCancelTaskRequest, valid: validCancelTaskRequest as JsonCodec["valid"] }],
+  [GetTaskPushNotificationConfigRequestSchema, { write: writeGetTaskPushNotificationConfigRequest as JsonCodec["write"], read: readGetTaskPushNotificationConfigRequest, valid: validGetTaskPushNotificationConfigRequest as JsonCodec["valid"] }],
+  [DeleteTaskPushNotificationConfigRequestSchema, { write: writeDeleteTaskPushNotificationConfigRequest as JsonCodec["write"], read: readDeleteTaskPushNotificationConfigRequest, valid: validDeleteTaskPushNotificationConfigRequest as JsonCodec["valid"] }],
+  [SubscribeToTaskRequestSchema, { write: writeSubscribeToTaskRequest as JsonCodec["write"], read: readSubscribeToTaskRequest, valid: validSubscribeToTaskRequest as JsonCodec["valid"] }],
+  [ListTaskPushNotificationConfigsRequestSchema, { write: writeListTaskPushNotificationConfigsRequest as JsonCodec["write"], read: readListTaskPushNotificationConfigsRequest, valid: validListTaskPushNotificationConfigsRequest as JsonCodec["valid"] }],
+  [GetExtendedAgentCardRequestSchema, { write: writeGetExtendedAgentCardRequest as JsonCodec["write"], read: readGetExtendedAgentCardRequest, valid: validGetExtendedAgentCardRequest as JsonCodec["valid"] }],
+  [SendMessageResponseSchema, { write: writeSendMessageResponse as JsonCodec["write"], read: readSendMessageResponse, valid: validSendMessageResponse as JsonCodec["valid"] }],
+  [StreamResponseSchema, { write: writeStreamResponse as JsonCodec["write"], read: readStreamResponse, valid: validStreamResponse as JsonCodec["valid"] }],
+  [ListTaskPushNotificationConfigsResponseSchema, { write: writeListTaskPushNotificationConfigsResponse as JsonCodec["write"], read: readListTaskPushNotificationConfigsResponse, valid: validListTaskPushNotificationConfigsResponse as JsonCodec["valid"] }],
 ]);

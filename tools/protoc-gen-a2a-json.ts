@@ -11,7 +11,10 @@
  * proto names both read, unknown keys ignored. What a reader or writer does
  * not handle exactly (string-encoded numbers, unknown enum names, a key set
  * twice, a missing REQUIRED field, any type it does not expect) makes it
- * bail out, and src/a2a/protojson.ts runs the reflective path instead. A
+ * bail out, and src/a2a/protojson.ts runs the reflective path instead.
+ * Readers spend the runtime's value budget (two units per member, one per
+ * list item) and bail on a number that is not finite; writers write such a number
+ * as `null`. A
  * message with a field kind this plugin does not know (int64, floats, enum
  * lists, non-string map keys, Value outside a oneof...) gets no codec at all
  * and always takes the reflective path, so a spec bump can never produce a
@@ -58,6 +61,9 @@ type Runtime = Record<
   | "readStruct"
   | "writeValue"
   | "readValue"
+  | "spend"
+  | "validStruct"
+  | "validValue"
   | "MAX_DEPTH",
   Printable
 >;
@@ -465,6 +471,7 @@ function printReadCase(f: GeneratedFile, rt: Runtime, field: DescField, bit: num
   f.print("        if (x === null) break;");
   if (field.fieldKind === "list") {
     f.print("        if (!Array.isArray(x)) ", rt.bail, "();");
+    f.print("        ", rt.spend, "(x.length);");
     f.print("        const l = ", local, ";");
     f.print("        for (let n = 0; n < x.length; n++) {");
     f.print("          const e = x[n];");
@@ -475,6 +482,7 @@ function printReadCase(f: GeneratedFile, rt: Runtime, field: DescField, bit: num
     f.print("        const o = ", rt.readObject, "(x);");
     f.print("        const r = ", local, " as Record<string, unknown>;");
     f.print("        const ks = Object.keys(o);");
+    f.print("        ", rt.spend, "(2 * ks.length);");
     f.print("        for (let n = 0; n < ks.length; n++) {");
     f.print("          const k = ", rt.readMapKey, "(ks[n] as string);");
     f.print("          const e = o[k];");
@@ -499,6 +507,7 @@ function printReader(f: GeneratedFile, rt: Runtime, message: DescMessage): void 
   f.print("  let seen = 0;");
   f.print("  const o = j as Record<string, unknown>;");
   f.print("  const ks = Object.keys(o);");
+  f.print("  ", rt.spend, "(2 * ks.length);");
   f.print("  for (let i = 0; i < ks.length; i++) {");
   f.print("    const x = o[ks[i] as string];");
   f.print("    switch (ks[i]) {");
@@ -518,28 +527,45 @@ function printReader(f: GeneratedFile, rt: Runtime, message: DescMessage): void 
   f.print();
 }
 
-/** `complete<Name>(m)`: no REQUIRED field missing here or in any message it holds (well-known types excepted). */
-function printComplete(f: GeneratedFile, message: DescMessage): void {
+/**
+ * `valid<Name>(m)`: no REQUIRED field missing and every number of its Struct
+ * and Value fields finite, here and in every message it holds (other
+ * well-known types excepted). Spends one unit of the value budget per message.
+ */
+function printValid(f: GeneratedFile, rt: Runtime, message: DescMessage): void {
   const shape = f.importShape(message);
-  f.print(`function complete${baseName(message)}(m: `, shape, "): boolean {");
+  f.print(`function valid${baseName(message)}(m: `, shape, "): boolean {");
+  f.print("  ", rt.spend, "(1);");
   const required = message.fields.filter(isRequired);
   if (required.length > 0) {
     f.print(`  if (${required.map((field) => missing(field, `m.${field.localName}`)).join(" || ")}) return false;`);
   }
   for (const field of message.fields) {
     const item = itemOf(field);
-    if (item.kind !== "message" || item.message.typeName.startsWith("google.protobuf.")) continue;
-    const check = `complete${baseName(item.message)}`;
+    if (item.kind !== "message") continue;
+    const name = item.message.typeName;
+    const check =
+      name === STRUCT
+        ? rt.validStruct
+        : name === VALUE
+          ? rt.validValue
+          : name.startsWith("google.protobuf.")
+            ? undefined
+            : `valid${baseName(item.message)}`;
+    if (check === undefined) continue;
     if (field.oneof) {
+      const oneof = `m.${field.oneof.localName}`;
       f.print(
-        `  if (m.${field.oneof.localName}.case === ${JSON.stringify(field.localName)} && !${check}(m.${field.oneof.localName}.value)) return false;`,
+        `  if (${oneof}.case === ${JSON.stringify(field.localName)} && !`,
+        check,
+        `(${oneof}.value)) return false;`,
       );
     } else if (field.fieldKind === "list") {
-      f.print(`  for (const x of m.${field.localName}) if (!${check}(x)) return false;`);
+      f.print(`  for (const x of m.${field.localName}) if (!`, check, "(x)) return false;");
     } else if (field.fieldKind === "map") {
-      f.print(`  for (const x of Object.values(m.${field.localName})) if (!${check}(x)) return false;`);
+      f.print(`  for (const x of Object.values(m.${field.localName})) if (!`, check, "(x)) return false;");
     } else {
-      f.print(`  if (m.${field.localName} !== undefined && !${check}(m.${field.localName})) return false;`);
+      f.print(`  if (m.${field.localName} !== undefined && !`, check, `(m.${field.localName})) return false;`);
     }
   }
   f.print("  return true;");
@@ -610,6 +636,9 @@ function generateTs(schema: Schema): void {
         "readStruct",
         "writeValue",
         "readValue",
+        "spend",
+        "validStruct",
+        "validValue",
         "MAX_DEPTH",
       ].map((name) => [name, f.import(name, RUNTIME)]),
     ) as Runtime;
@@ -618,7 +647,7 @@ function generateTs(schema: Schema): void {
     for (const message of ordered) {
       printWriter(f, rt, message);
       printReader(f, rt, message);
-      printComplete(f, message);
+      printValid(f, rt, message);
     }
     const codec = f.import("JsonCodec", RUNTIME, true);
     const descMessage = f.import("DescMessage", "@bufbuild/protobuf", true);
@@ -647,9 +676,9 @@ function generateTs(schema: Schema): void {
         f.importSchema(message),
         `, { write: write${name} as `,
         codec,
-        `["write"], read: read${name}, complete: complete${name} as `,
+        `["write"], read: read${name}, valid: valid${name} as `,
         codec,
-        `["complete"] }],`,
+        `["valid"] }],`,
       );
     }
     f.print("]);");

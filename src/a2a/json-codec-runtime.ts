@@ -12,6 +12,12 @@
  * key...). The caller then runs the reflective path, which answers (or
  * fails) as it always did. test/a2a/json-codecs.test.ts holds the two paths
  * to the same results over many generated messages.
+ *
+ * Two rules hold on both paths (decided in protojson.ts, enforced here for
+ * the fast one): a number JSON cannot write (NaN, ±Infinity; `1e400` parses
+ * to Infinity) is never read, and is written as `null`; and a read spends
+ * one unit of a value budget per JSON value it visits, so a request with
+ * more values than its budget is refused before it is fully read.
  */
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import { protoInt64 } from "@bufbuild/protobuf";
@@ -25,11 +31,12 @@ export interface JsonCodec<T = unknown> {
   /** The message `json` decodes to, exactly what `decodeMessage` returns (REQUIRED checked when `required`). */
   read(json: unknown, required: boolean, depth: number): T;
   /**
-   * True when no REQUIRED field is missing, in the message or the messages it
-   * holds (e.g. one decoded from binary); false sends the caller to
-   * `requiredFieldViolations` for the details.
+   * True when the message is one `read` could have returned (e.g. one decoded
+   * from binary): no REQUIRED field missing, no number that is not finite, in
+   * the message or the messages it holds. Spends the value budget. False
+   * sends the caller to the reflective checks for the details.
    */
-  complete(message: T): boolean;
+  valid(message: T): boolean;
 }
 
 /** Thrown (never escapes a codec's caller) when the fast path cannot answer exactly. */
@@ -37,6 +44,34 @@ export const BAIL: unique symbol = Symbol("json-codec-bail");
 
 export function bail(): never {
   throw BAIL;
+}
+
+/** Thrown by a read or a validity check that has spent its value budget; the caller refuses the message. */
+export const OVER_BUDGET: unique symbol = Symbol("json-codec-over-budget");
+
+/**
+ * JSON values the current read may still visit: set before a read, reset to
+ * unlimited after it. Reads are synchronous, so one budget serves them all.
+ */
+let budget = Number.POSITIVE_INFINITY;
+
+/** Sets the value budget of the read or check about to run. */
+export function setValueBudget(values: number): void {
+  budget = values;
+}
+
+/**
+ * Spends `n` values (two per object member: its name and its value; one per
+ * array item or message); throws OVER_BUDGET past the budget.
+ */
+export function spend(n: number): void {
+  budget -= n;
+  if (budget < 0) throw OVER_BUDGET;
+}
+
+/** A number as JSON text: `null` for NaN and ±Infinity, which JSON cannot write (as `JSON.stringify` does). */
+function writeNumber(x: number): string {
+  return Number.isFinite(x) ? JSON.stringify(x) : "null";
 }
 
 /**
@@ -174,8 +209,7 @@ function writeJson(x: unknown, depth: number): string {
     case "string":
       return quote(x);
     case "number":
-      if (!Number.isFinite(x)) bail();
-      return JSON.stringify(x);
+      return writeNumber(x);
     case "boolean":
       return x ? "true" : "false";
     case "object": {
@@ -199,6 +233,7 @@ export function readStruct(x: unknown, depth: number): JsonObject {
 function copyJsonObject(x: object, depth: number): JsonObject {
   const out: JsonObject = {};
   const keys = Object.keys(x);
+  spend(2 * keys.length);
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i] as string;
     if (key === "__proto__") bail();
@@ -210,13 +245,16 @@ function copyJsonObject(x: object, depth: number): JsonObject {
 function copyJson(x: unknown, depth: number): JsonValue {
   if (depth > MAX_DEPTH) bail();
   switch (typeof x) {
-    case "string":
     case "number":
+      if (!Number.isFinite(x)) bail();
+      return x;
+    case "string":
     case "boolean":
       return x;
     case "object": {
       if (x === null) return null;
       if (!Array.isArray(x)) return copyJsonObject(x, depth);
+      spend(x.length);
       const out: JsonValue[] = [];
       for (let i = 0; i < x.length; i++) out.push(copyJson(x[i], depth + 1));
       return out;
@@ -241,8 +279,8 @@ function writeValueKind(v: Value, depth: number): string {
     case "nullValue":
       return "null";
     case "numberValue":
-      if (!Number.isFinite(kind.value)) bail();
-      return JSON.stringify(kind.value);
+      if (typeof kind.value !== "number") bail();
+      return writeNumber(kind.value);
     case "boolValue":
       if (typeof kind.value !== "boolean") bail();
       return kind.value ? "true" : "false";
@@ -276,6 +314,7 @@ export function readValue(x: unknown, depth: number): Value {
   if (depth > MAX_DEPTH) bail();
   switch (typeof x) {
     case "number":
+      if (!Number.isFinite(x)) bail();
       return { $typeName: "google.protobuf.Value", kind: { case: "numberValue", value: x } };
     case "string":
       return { $typeName: "google.protobuf.Value", kind: { case: "stringValue", value: x } };
@@ -284,6 +323,7 @@ export function readValue(x: unknown, depth: number): Value {
     case "object": {
       if (x === null) return { $typeName: "google.protobuf.Value", kind: { case: "nullValue", value: 0 } };
       if (Array.isArray(x)) {
+        spend(x.length);
         const values: Value[] = [];
         for (let i = 0; i < x.length; i++) values.push(readValue(x[i], depth + 1));
         return {
@@ -293,6 +333,7 @@ export function readValue(x: unknown, depth: number): Value {
       }
       const fields: Record<string, Value> = {};
       const keys = Object.keys(x);
+      spend(2 * keys.length);
       for (let i = 0; i < keys.length; i++) {
         const key = keys[i] as string;
         if (key === "__proto__") bail();
@@ -305,5 +346,60 @@ export function readValue(x: unknown, depth: number): Value {
     }
     default:
       return bail();
+  }
+}
+
+// ---------------------------------------------------------------- validity
+
+/** A Struct field (held as a JsonObject, e.g. decoded from binary) holds only finite numbers. Spends the budget. */
+export function validStruct(x: JsonObject): boolean {
+  return validJson(x, 0);
+}
+
+function validJson(x: unknown, depth: number): boolean {
+  if (depth > MAX_DEPTH) bail();
+  if (typeof x === "number") return Number.isFinite(x);
+  if (typeof x !== "object" || x === null) return true;
+  if (Array.isArray(x)) {
+    spend(x.length);
+    for (let i = 0; i < x.length; i++) if (!validJson(x[i], depth + 1)) return false;
+    return true;
+  }
+  const keys = Object.keys(x);
+  spend(2 * keys.length);
+  for (let i = 0; i < keys.length; i++) {
+    if (!validJson((x as Record<string, unknown>)[keys[i] as string], depth + 1)) return false;
+  }
+  return true;
+}
+
+/** A `google.protobuf.Value` message holds only finite numbers. Spends the budget. */
+export function validValue(v: Value): boolean {
+  return validValueKind(v, 0);
+}
+
+function validValueKind(v: Value, depth: number): boolean {
+  if (depth > MAX_DEPTH) bail();
+  const kind = v.kind;
+  switch (kind.case) {
+    case "numberValue":
+      return Number.isFinite(kind.value);
+    case "structValue": {
+      const fields = kind.value.fields;
+      const keys = Object.keys(fields);
+      spend(2 * keys.length);
+      for (let i = 0; i < keys.length; i++) {
+        if (!validValueKind(fields[keys[i] as string] as Value, depth + 1)) return false;
+      }
+      return true;
+    }
+    case "listValue": {
+      const values = kind.value.values;
+      spend(values.length);
+      for (let i = 0; i < values.length; i++) if (!validValueKind(values[i] as Value, depth + 1)) return false;
+      return true;
+    }
+    default:
+      return true;
   }
 }

@@ -16,6 +16,7 @@ import {
   MethodNotFoundError,
 } from "./errors.js";
 import { isJsonObject } from "./json-object.js";
+import { parseRequestJson } from "./request-limits.js";
 
 export const JSONRPC_VERSION = "2.0";
 /** Bodies above this many bytes are refused (-32700) before any parsing. See docs/decisions.md. */
@@ -37,10 +38,11 @@ export type JsonRpcDecodeResult =
 
 export interface JsonRpcDecodeOptions {
   maxBodyBytes?: number;
+  /** JSON values the body may hold (-32602 beyond, before parsing). Default `MAX_REQUEST_VALUES`. */
+  maxValues?: number;
 }
 
 const utf8 = new TextEncoder();
-const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 
 function byteLength(body: string | Uint8Array, cap: number): number {
   if (typeof body !== "string") return body.byteLength;
@@ -50,7 +52,7 @@ function byteLength(body: string | Uint8Array, cap: number): number {
 
 const fail = (id: JsonRpcId, error: A2AError): JsonRpcDecodeResult => ({ ok: false, id, error });
 
-/** Decodes a raw request body: size cap, then JSON, then the envelope. */
+/** Decodes a raw request body: size cap, then the value limit (request-limits.ts), then JSON, then the envelope. */
 export function decodeJsonRpcRequest(
   body: string | Uint8Array,
   options: JsonRpcDecodeOptions = {},
@@ -64,9 +66,9 @@ export function decodeJsonRpcRequest(
   }
   let value: unknown;
   try {
-    value = JSON.parse(typeof body === "string" ? body : strictUtf8.decode(body));
-  } catch {
-    return fail(null, new JSONParseError());
+    value = parseRequestJson(typeof body === "string" ? utf8.encode(body) : body, options.maxValues);
+  } catch (error) {
+    return fail(null, error as A2AError);
   }
   return parseJsonRpcRequest(value);
 }

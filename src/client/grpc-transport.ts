@@ -97,6 +97,27 @@ export function errorFromGrpc(error: unknown, url: string): Error {
   }
 }
 
+/**
+ * connect-node 2.1.1's `abort()` takes its 'error' listener off a session
+ * that is already destroyed but has not emitted its error yet (a peer that
+ * answered HTTP/1.1, a reset): that late 'error' then has no listener and
+ * ends the process. Every session a call ran on keeps one listener for the
+ * transport's lifetime; the calls themselves still fail with the error.
+ */
+class GuardedSessionManager extends Http2SessionManager {
+  readonly #guarded = new WeakSet<http2.ClientHttp2Session>();
+
+  override async request(...args: Parameters<Http2SessionManager["request"]>): Promise<http2.ClientHttp2Stream> {
+    const stream = await super.request(...args);
+    const session = stream.session as http2.ClientHttp2Session | undefined;
+    if (session && !this.#guarded.has(session)) {
+      this.#guarded.add(session);
+      session.on("error", () => undefined);
+    }
+    return stream;
+  }
+}
+
 export class GrpcTransport implements ClientTransport {
   readonly binding = PROTOCOL_BINDING_GRPC;
   readonly #url: string;
@@ -105,7 +126,7 @@ export class GrpcTransport implements ClientTransport {
 
   constructor(options: GrpcTransportOptions) {
     this.#url = options.baseUrl;
-    this.#session = new Http2SessionManager(options.baseUrl, {}, options.nodeOptions);
+    this.#session = new GuardedSessionManager(options.baseUrl, {}, options.nodeOptions);
     this.#client = createClient(
       A2AService,
       createGrpcTransport({

@@ -25,13 +25,13 @@ import {
   NovaOSServerError,
   NovaOSValidationError,
 } from "../errors/novaos-errors.js";
-import { sleep } from "../runtime/clock.js";
 import type { AuthProvider } from "../http/auth.js";
 import { CallScope } from "../http/call-scope.js";
 import { createOwnedFetch, type OwnedFetch } from "../http/owned-fetch.js";
 import { checkBaseUrl, createPlatformClient } from "../http/platform-client.js";
 import { platformHttpError } from "../http/platform-http-error.js";
 import { connectionError } from "../http/transport-failure.js";
+import { sleep } from "../runtime/clock.js";
 import { Attachment, type AttachmentInit } from "./attachment.js";
 import { reconnectDelayMs } from "./backoff.js";
 import { StreamEvent } from "./stream-event.js";

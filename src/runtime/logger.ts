@@ -6,11 +6,18 @@
  * of a logged object at the top level (`logger.info({ tool }, "message")`).
  * See docs/wire.md.
  *
- * A PII masker, when given, runs over every message and logged field before
- * the line is written, so a skill that logs what a user typed does not leak
- * it. Bound ids (`run_id`, …) are left alone: the pipeline filters on them.
+ * A PII masker (by default `maskPii` / `maskPiiInObject`) runs over every
+ * message and logged value before the line is written, Errors included
+ * (message, stack, cause, own fields), so a skill that logs what a user typed,
+ * or an error quoting it, does not leak it. Bound ids (`run_id`, …) are left
+ * alone: the pipeline filters on them. A value the masker cannot handle
+ * never reaches the line, and logging never throws.
+ *
+ * The one import from security/: pii.ts imports nothing, and a logger that
+ * masks only when its caller remembers to ask is how logs leak.
  */
 import { type DestinationStream, type Level, type LogFn, type Logger, pino } from "pino";
+import { maskPii, maskPiiInObject } from "../security/pii.js";
 
 export type { Logger };
 
@@ -25,9 +32,12 @@ export interface CreateLoggerOptions {
   level?: Level | "silent";
   /** Where lines go; default stdout. */
   destination?: DestinationStream;
-  /** Applied to every message and field. */
-  mask?: PiiMasker;
+  /** Applied to every message and logged value. Default: the SDK's PII masker; `false` writes lines as given. */
+  mask?: PiiMasker | false;
 }
+
+/** `maskPii` and `maskPiiInObject`: what every logger applies unless told otherwise. */
+const PII_MASKER: PiiMasker = { maskText: maskPii, maskObject: maskPiiInObject };
 
 /** The execution fields a line is bound to. Empty values are left out. */
 export interface AgentLogFields {
@@ -55,16 +65,24 @@ function timestamp(): string {
   return `,"timestamp":"${new Date(whole).toISOString().slice(0, -1)}${micros}Z"`;
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Error);
-}
+/** What is written instead of a line whose arguments could not be masked. */
+const UNMASKABLE = "[log line withheld: its content could not be masked]";
 
-/** Masks every message and logged object before pino formats the line. */
+/**
+ * Masks every message and logged value (an Error becomes a masked Error of
+ * the same class, which pino serializes as before) before pino formats the
+ * line. If masking fails, the line says so instead of carrying the content.
+ */
 function maskingHook(mask: PiiMasker) {
   return function (this: Logger, args: Parameters<LogFn>, method: LogFn): void {
-    const masked = (args as unknown[]).map((a) =>
-      typeof a === "string" ? mask.maskText(a) : isPlainObject(a) ? mask.maskObject(a) : a,
-    );
+    let masked: unknown[];
+    try {
+      masked = (args as unknown[]).map((a) =>
+        typeof a === "string" ? mask.maskText(a) : typeof a === "object" && a !== null ? mask.maskObject(a) : a,
+      );
+    } catch {
+      masked = [UNMASKABLE];
+    }
     method.apply(this, masked as Parameters<LogFn>);
   };
 }
@@ -72,7 +90,7 @@ function maskingHook(mask: PiiMasker) {
 /** A root logger with the platform's line format. */
 export function createLogger(options: CreateLoggerOptions = {}): Logger {
   const level = options.level ?? (process.env.LOG_LEVEL as Level | undefined) ?? "info";
-  const mask = options.mask;
+  const mask = options.mask ?? PII_MASKER;
   const config = {
     level,
     base: null,
@@ -86,7 +104,7 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
 
 let defaultRoot: Logger | undefined;
 
-/** The process-wide root logger (stdout, `info`), created on first use. */
+/** The process-wide root logger (stdout, `info`, PII masked), created on first use. */
 export function defaultLogger(): Logger {
   defaultRoot ??= createLogger();
   return defaultRoot;

@@ -2,18 +2,28 @@
  * Agent card signatures (spec §8.4): a detached JWS over the card's RFC 8785
  * canonical form, one entry per signature in `signatures`.
  *
- * Canonicalization follows the reference (a2a-sdk `_canonicalize_agent_card`):
- * drop `signatures`, strip empty values recursively (`""`, `null`, `[]`, `{}`
- * and containers that empty out; `false` and `0` stay), then JCS. It works on
- * the raw fetched JSON, because parsing into a typed card and back loses any
- * field the parser does not model, and the signature covers the bytes the
- * signer saw, not our model of them.
+ * Canonicalization: drop `signatures`, strip empty values (`""`, `null`, `[]`,
+ * `{}`, and messages that empty out; `false` and `0` stay), then JCS, as the
+ * reference (a2a-sdk `_canonicalize_agent_card`) does, with one difference:
+ * an empty value is stripped only where it means "not set". Where emptiness
+ * is itself the data it stays, read from the card's schema: every item of a
+ * list (`securityRequirements: [{}]` allows anonymous access), every entry of
+ * a map (`"schemes": {"bearer": {}}`: bearer, no scopes; an OAuth scope with
+ * an empty description), the member a oneof chose (an mTLS scheme is `{}`),
+ * and whatever a `google.protobuf.Struct` holds (extension `params`).
+ * Stripping those let a signature survive removing or swapping them. It works
+ * on the raw fetched JSON, because parsing into a typed card and back loses
+ * any field the parser does not model, and the signature covers the bytes the
+ * signer saw, not our model of them; members the schema does not know are
+ * stripped as the reference does.
  *
  * The peers (a2a-js, a2a-python) sign a different form: the card parsed into
  * the v1.0 schema and re-serialized (unknown fields and implicit defaults such
- * as `"required": false` dropped) before the same stripping. A verifier may
- * opt in to accepting that "schema" form too; it does not cover fields the
- * schema does not model, which is why it is not the default.
+ * as `"required": false` dropped) before the reference's stripping, of every
+ * empty value. A verifier may opt in to accepting that "schema" form too; it
+ * does not cover fields the schema does not model, nor meaningful empty
+ * values (a scope-less security requirement), which is why it is not the
+ * default.
  *
  * Verification keys come only from the `jwksUrl` the caller configured: a
  * `jku` in the card's own header is never followed (trusting a URL the
@@ -21,7 +31,15 @@
  * signature suffices, so a publisher can carry old and new signatures across a
  * key rotation.
  */
-import { fromJson, isMessage, type JsonObject, type JsonValue, toJson } from "@bufbuild/protobuf";
+import {
+  type DescField,
+  type DescMessage,
+  fromJson,
+  isMessage,
+  type JsonObject,
+  type JsonValue,
+  toJson,
+} from "@bufbuild/protobuf";
 import canonicalize from "canonicalize";
 import {
   base64url,
@@ -79,15 +97,72 @@ function stripEmpty(value: JsonValue | undefined): JsonValue | undefined {
     const items = value.map(stripEmpty).filter((v): v is JsonValue => v !== undefined);
     return items.length > 0 ? items : undefined;
   }
-  if (typeof value === "object") {
-    const out: JsonObject = {};
-    for (const [key, v] of Object.entries(value)) {
-      const cleaned = stripEmpty(v);
-      if (cleaned !== undefined) out[key] = cleaned;
-    }
-    return Object.keys(out).length > 0 ? out : undefined;
-  }
+  if (typeof value === "object") return objectOf(Object.entries(value).map(([key, v]) => [key, stripEmpty(v)]));
   return value;
+}
+
+/** An object of the entries whose value is left (`__proto__` kept as a key), or undefined when none is. */
+function objectOf(entries: [string, JsonValue | undefined][]): JsonObject | undefined {
+  const kept = entries.filter((entry): entry is [string, JsonValue] => entry[1] !== undefined);
+  return kept.length > 0 ? Object.fromEntries(kept) : undefined;
+}
+
+const fieldsByName = new WeakMap<DescMessage, Map<string, DescField>>();
+
+/** The field a JSON member names (JSON name or proto name, as ProtoJSON readers accept). */
+function fieldNamed(schema: DescMessage, name: string): DescField | undefined {
+  let fields = fieldsByName.get(schema);
+  if (!fields) {
+    fields = new Map(schema.fields.flatMap((f) => [[f.name, f] as const, [f.jsonName, f] as const]));
+    fieldsByName.set(schema, fields);
+  }
+  return fields.get(name);
+}
+
+const isWellKnown = (schema: DescMessage) => schema.typeName.startsWith("google.protobuf.");
+
+/** A message's JSON with its unset fields stripped; undefined when nothing is left. */
+function stripMessage(value: JsonValue, schema: DescMessage): JsonValue | undefined {
+  if (!isJsonObject(value)) return stripEmpty(value);
+  return objectOf(
+    Object.entries(value).map(([key, v]) => {
+      const field = fieldNamed(schema, key);
+      return [key, field ? stripField(v, field) : stripEmpty(v)];
+    }),
+  );
+}
+
+/** A message that is a list item, a map value or a oneof member: present, so kept even when empty. */
+function keepMessage(value: JsonValue, schema: DescMessage): JsonValue {
+  return isWellKnown(schema) ? value : (stripMessage(value, schema) ?? {});
+}
+
+function stripField(value: JsonValue, field: DescField): JsonValue | undefined {
+  if (value === null) return undefined;
+  switch (field.fieldKind) {
+    case "list":
+      if (!Array.isArray(value)) return stripEmpty(value);
+      if (value.length === 0) return undefined;
+      return field.listKind === "message" ? value.map((item) => keepMessage(item, field.message)) : value;
+    case "map": {
+      if (!isJsonObject(value)) return stripEmpty(value);
+      const entries = Object.entries(value);
+      if (entries.length === 0) return undefined;
+      if (field.mapKind !== "message") return value;
+      return Object.fromEntries(entries.map(([key, v]) => [key, keepMessage(v, field.message)]));
+    }
+    case "message":
+      if (field.oneof) return keepMessage(value, field.message);
+      return isWellKnown(field.message) ? value : stripMessage(value, field.message);
+    default:
+      return value === "" && !field.oneof ? undefined : value;
+  }
+}
+
+/** The card's JSON without `signatures`. */
+function unsignedJson(card: JsonObject | AgentCard): JsonObject {
+  const { signatures: _signatures, ...unsigned } = cardJson(card);
+  return unsigned;
 }
 
 /**
@@ -97,8 +172,7 @@ function stripEmpty(value: JsonValue | undefined): JsonValue | undefined {
  * its input.
  */
 export function canonicalizeAgentCard(card: JsonObject | AgentCard): string {
-  const { signatures: _signatures, ...unsigned } = cardJson(card);
-  return canonicalize(stripEmpty(unsigned) ?? {}) ?? "{}";
+  return canonicalize(stripMessage(unsignedJson(card), AgentCardSchema) ?? {}) ?? "{}";
 }
 
 /** Which canonical forms a signature may cover: this SDK's and the reference's (`raw`), or the peers' (`schema`). */
@@ -106,8 +180,9 @@ export type CardCanonicalForm = "raw" | "schema";
 
 /**
  * The peers' canonical form: the card through the v1.0 schema and back
- * (unknown fields and implicit-presence defaults dropped), then stripped and
- * canonicalized like the raw form. Undefined when the card does not parse.
+ * (unknown fields and implicit-presence defaults dropped), every empty value
+ * stripped (meaningful ones too, as the peers do), then JCS. Undefined when
+ * the card does not parse.
  */
 export function canonicalizeAgentCardSchemaForm(card: JsonObject | AgentCard): string | undefined {
   let parsed: AgentCard;
@@ -116,7 +191,7 @@ export function canonicalizeAgentCardSchemaForm(card: JsonObject | AgentCard): s
   } catch {
     return undefined;
   }
-  return canonicalizeAgentCard(parsed);
+  return canonicalize(stripEmpty(unsignedJson(parsed)) ?? {}) ?? "{}";
 }
 
 /** A private key jose can sign with. */

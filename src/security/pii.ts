@@ -9,7 +9,13 @@
  * Every pattern runs in time linear in its input: each begins with a
  * lookbehind that refuses to start inside a run of the characters it
  * consumes, so a run is scanned from its first character only; quantifiers
- * that follow a literal are bounded. Digits are ASCII digits.
+ * that follow a literal are bounded. A minimum count is written `X{n}X*`,
+ * never `X{n,}`: V8 runs the latter with a backtracking entry per character,
+ * which a long enough run overflows. Digits are ASCII digits.
+ *
+ * Emails and phone numbers repeat a group, which V8's regular expressions
+ * pay for with stack: they are found by the scanners of pii-scan.ts, so no
+ * input makes `maskPii` throw.
  */
 
 /** The placeholders masked text carries, one per kind of match. */
@@ -24,12 +30,12 @@ export const PII_PLACEHOLDERS = {
   redacted: "[REDACTED]",
 } as const;
 
+import { maskEmails, maskPhoneNumbers } from "./pii-scan.js";
+
 type Replacer = (match: string, ...groups: string[]) => string;
 
-interface PiiPattern {
-  readonly regex: RegExp;
-  readonly replace: string | Replacer;
-}
+/** A pattern: a regular expression and its replacement, or a scanner that masks its own matches. */
+type PiiPattern = { readonly regex: RegExp; readonly replace: string | Replacer } | ((text: string) => string);
 
 const { secret, email, card, ssn, nationalId, ip, phone } = PII_PLACEHOLDERS;
 
@@ -57,7 +63,10 @@ const PATTERNS: readonly PiiPattern[] = [
     replace: (_match, key) => `${key}${secret}`,
   },
   // A credential after an HTTP auth scheme word (8+ characters, so prose like "a Bearer token" stays).
-  { regex: /\b(Bearer|Basic)([ \t]{1,8})[A-Za-z0-9._~+/-]{8,}=*/g, replace: (_m, s, sp) => `${s}${sp}${secret}` },
+  {
+    regex: /\b(Bearer|Basic)([ \t]{1,8})[A-Za-z0-9._~+/-]{8}[A-Za-z0-9._~+/-]*=*/g,
+    replace: (_m, s, sp) => `${s}${sp}${secret}`,
+  },
   // JSON Web Tokens (the header is a base64url JSON object, so it starts `eyJ`).
   {
     regex: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g,
@@ -66,13 +75,10 @@ const PATTERNS: readonly PiiPattern[] = [
   // Well-known API key shapes: OpenAI/Stripe `sk-`/`sk_live_`…, GitHub, GitLab, Slack, AWS, Google.
   {
     regex:
-      /(?<![A-Za-z0-9_-])(?:(?:sk|pk|rk)[-_](?:live_|test_|proj-|ant-)?[A-Za-z0-9_-]{16,}|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}|glpat-[A-Za-z0-9_-]{20,}|xox[abposr]-[A-Za-z0-9-]{10,}|(?:AKIA|ASIA)[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35})/g,
+      /(?<![A-Za-z0-9_-])(?:(?:sk|pk|rk)[-_](?:live_|test_|proj-|ant-)?[A-Za-z0-9_-]{16}[A-Za-z0-9_-]*|gh[pousr]_[A-Za-z0-9]{30}[A-Za-z0-9]*|github_pat_[A-Za-z0-9_]{30}[A-Za-z0-9_]*|glpat-[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*|xox[abposr]-[A-Za-z0-9-]{10}[A-Za-z0-9-]*|(?:AKIA|ASIA)[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35})/g,
     replace: secret,
   },
-  {
-    regex: /(?<![\p{L}\p{N}._%+'-])[\p{L}\p{N}._%+'-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}/gu,
-    replace: email,
-  },
+  (text) => maskEmails(text, email),
   // 13–19 digits, single space or dash between groups, Luhn-checked.
   { regex: /(?<!\p{N})\d(?:[ -]?\d){12,18}(?!\p{N})/gu, replace: (m) => (isCardNumber(m) ? card : m) },
   // US SSN: 3-2-4 digits, optional space, dot or dash separators.
@@ -87,22 +93,18 @@ const PATTERNS: readonly PiiPattern[] = [
       /(?<![\p{L}\p{N}_.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\p{L}\p{N}_]|\.\d)/gu,
     replace: ip,
   },
-  // Phone numbers: a standalone run of digit groups joined by single separators, 7–15 digits in all.
-  {
-    regex: /(?<![\p{L}\p{N}_+.-])(?:\+|\()?\d+(?:(?:[ .-]\(?|\)[ .-]?|\()\d+)*(?![\p{L}\p{N}_])/gu,
-    replace: (m) => maskPhoneRun(m),
-  },
+  (text) => maskPhoneNumbers(text, phone),
 ];
-
-const PHONE_MIN_DIGITS = 7;
-const PHONE_MAX_DIGITS = 15;
-const ISO_DATE = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])$/;
 
 /** Masks the PII patterns in `text`. Text without any is returned unchanged. */
 export function maskPii(text: string): string {
   let out = text;
-  for (const { regex, replace } of PATTERNS) {
-    out = typeof replace === "string" ? out.replace(regex, replace) : out.replace(regex, replace as Replacer);
+  for (const pattern of PATTERNS) {
+    if (typeof pattern === "function") out = pattern(out);
+    else {
+      const { regex, replace } = pattern;
+      out = typeof replace === "string" ? out.replace(regex, replace) : out.replace(regex, replace as Replacer);
+    }
   }
   return out;
 }
@@ -132,47 +134,6 @@ function luhn(digits: string): boolean {
     sum += d;
   }
   return sum % 10 === 0;
-}
-
-function digitCount(text: string): number {
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 48 && c <= 57) n++;
-  }
-  return n;
-}
-
-/**
- * A run of digit groups is one phone number when it has 7–15 digits. A longer
- * run (a space-separated list of numbers) is split at spaces and masked chunk
- * by chunk, greedily, so a list of phone numbers is not left in the clear.
- * ISO dates are not phone numbers.
- */
-function maskPhoneRun(run: string): string {
-  const isPhone = (text: string, digits: number) =>
-    digits >= PHONE_MIN_DIGITS && digits <= PHONE_MAX_DIGITS && !ISO_DATE.test(text);
-  const total = digitCount(run);
-  if (total <= PHONE_MAX_DIGITS) return isPhone(run, total) ? phone : run;
-  const chunks = run.split(" ");
-  const out: string[] = [];
-  let pending: string[] = [];
-  let pendingDigits = 0;
-  const flush = () => {
-    if (pending.length === 0) return;
-    const joined = pending.join(" ");
-    out.push(isPhone(joined, pendingDigits) ? phone : joined);
-    pending = [];
-    pendingDigits = 0;
-  };
-  for (const chunk of chunks) {
-    const n = digitCount(chunk);
-    if (pendingDigits + n > PHONE_MAX_DIGITS) flush();
-    pending.push(chunk);
-    pendingDigits += n;
-  }
-  flush();
-  return out.join(" ");
 }
 
 /**
@@ -223,28 +184,40 @@ export function isSensitiveKey(key: string): boolean {
   return words.some((w) => sensitiveWords.has(w));
 }
 
-function isWalkable(value: unknown): value is Record<string, unknown> | unknown[] {
+type Walkable = Record<string, unknown> | unknown[];
+
+/** Plain objects (protobuf-es messages included), arrays and Errors are copied; everything else is kept. */
+function isWalkable(value: unknown): value is Walkable {
   if (value === null || typeof value !== "object") return false;
-  if (Array.isArray(value)) return true;
+  if (Array.isArray(value) || value instanceof Error) return true;
   const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
+}
+
+/** Sets `key` on `target` as data, never through a setter: an own `__proto__` key stays a key, not a prototype. */
+function define(target: Record<string, unknown>, key: string, value: unknown, enumerable: boolean): void {
+  if (enumerable && key !== "__proto__") target[key] = value;
+  else Object.defineProperty(target, key, { value, writable: true, enumerable, configurable: true });
 }
 
 /**
  * A copy of `value` with every string masked by `maskPii` and every value
  * under a sensitive key (`isSensitiveKey`) replaced by `[REDACTED]` (null and
  * undefined stay as they are: there is nothing to hide). Plain objects and
- * arrays are walked, including protobuf-es messages; other objects (Date,
- * Uint8Array, class instances) are kept as they are. The input is never
- * mutated; shared and circular references are preserved in the copy. The walk
- * is iterative, so deep nesting cannot overflow the stack.
+ * arrays are walked, including protobuf-es messages; an Error becomes an
+ * Error of the same class whose message, stack, cause and own fields are
+ * masked (that is where personal data in an error sits); other objects (Date,
+ * Uint8Array, class instances) are kept as they are. Own keys are copied as
+ * data, `__proto__` included. The input is never mutated; shared and circular
+ * references are preserved in the copy. The walk is iterative, so deep
+ * nesting cannot overflow the stack.
  */
 export function maskPiiInObject<T>(value: T): T {
   if (typeof value === "string") return maskPii(value) as T;
   if (!isWalkable(value)) return value;
-  const copies = new Map<object, Record<string, unknown> | unknown[]>();
-  const stack: Array<[Record<string, unknown> | unknown[], Record<string, unknown> | unknown[]]> = [];
-  const copyOf = (source: Record<string, unknown> | unknown[]) => {
+  const copies = new Map<object, Walkable>();
+  const stack: Array<[Walkable, Walkable]> = [];
+  const copyOf = (source: Walkable) => {
     let target = copies.get(source);
     if (!target) {
       target = Array.isArray(source) ? new Array(source.length) : Object.create(Object.getPrototypeOf(source));
@@ -266,9 +239,12 @@ export function maskPiiInObject<T>(value: T): T {
       continue;
     }
     const out = target as Record<string, unknown>;
-    for (const key of Object.keys(source)) {
+    // An Error's message, stack and cause are own properties, but not enumerable ones.
+    const error = source instanceof Error;
+    for (const key of error ? Object.getOwnPropertyNames(source) : Object.keys(source)) {
       const v = source[key];
-      out[key] = isSensitiveKey(key) && v !== null && v !== undefined ? PII_PLACEHOLDERS.redacted : maskValue(v);
+      const masked = isSensitiveKey(key) && v !== null && v !== undefined ? PII_PLACEHOLDERS.redacted : maskValue(v);
+      define(out, key, masked, !error || Object.prototype.propertyIsEnumerable.call(source, key));
     }
   }
   return root as T;

@@ -12,8 +12,15 @@
  * re-reads the directory when the last read is older than the reload
  * interval. The interval bounds the reads a flood of forged kids can cause,
  * and bounds how long a revoked key keeps opening envelopes.
+ *
+ * A key file anyone but its owner could write is refused (a key someone else
+ * could have planted is no key of ours), and each file is opened once: its
+ * type, size and mode are checked on the open descriptor and the key read
+ * from that same descriptor, so a file swapped between the check and the
+ * read cannot slip through.
  */
-import { readdir, readFile, stat } from "node:fs/promises";
+import { constants } from "node:fs";
+import { open, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { RecipientKeyUnavailableError } from "../errors/novaos-errors.js";
 import { RecipientKey } from "./recipient-key.js";
@@ -27,6 +34,10 @@ export const DEFAULT_AGENT_KEYS_DIR = "/var/run/secrets/novaos/agent-keys";
 export const MIN_RELOAD_INTERVAL_SECONDS = 10;
 /** A key file larger than this is not a JWK (one is about 150 bytes). */
 const MAX_KEY_FILE_BYTES = 16 * 1024;
+/** Write permission for the file's group or for others. */
+const GROUP_OR_OTHER_WRITABLE = 0o022;
+/** Non-blocking, so a FIFO in the directory cannot hang the open. */
+const OPEN_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK;
 const KEY_FILE_SUFFIX = ".jwk";
 
 /** A key file that could not be used; names the file, never its content. */
@@ -64,6 +75,8 @@ function errorCode(error: unknown): string | undefined {
 export class PodKeyring {
   #directory: string | undefined;
   #keys = new Map<string, RecipientKey>();
+  /** Why each refused key file was refused, by file name, for the error of an envelope that names it. */
+  #refused = new Map<string, string>();
   #lastRead: number | undefined;
   #reading: Promise<void> | undefined;
   #directoryProblem: string | undefined;
@@ -112,7 +125,9 @@ export class PodKeyring {
     const key = await this.#lookup(kid);
     if (!key) {
       const where = this.directory === undefined ? "the keys supplied in memory" : this.directory;
-      const problem = this.#directoryProblem ? ` (${this.#directoryProblem})` : "";
+      const refused = this.#refused.get(`${kid}${KEY_FILE_SUFFIX}`);
+      const reason = this.#directoryProblem ?? (refused && `its key file was refused: ${refused}`);
+      const problem = reason ? ` (${reason})` : "";
       throw new RecipientKeyUnavailableError(`No recipient key with kid ${JSON.stringify(kid)} in ${where}${problem}`, {
         details: { kid, keyIds: this.keyIds, ...(this.directory ? { directory: this.directory } : {}) },
       });
@@ -155,12 +170,14 @@ export class PodKeyring {
     } catch (error) {
       // Fail closed: keys that cannot be re-checked are not trusted.
       this.#keys = new Map();
+      this.#refused = new Map();
       this.#directoryProblem =
         errorCode(error) === "ENOENT" ? "the key directory does not exist" : "the key directory cannot be read";
       return;
     }
     this.#directoryProblem = undefined;
     const keys = new Map<string, RecipientKey>();
+    this.#refused = new Map();
     // Dotfiles include Kubernetes' `..data` and `..<timestamp>` entries; the key links point through them.
     for (const name of names.filter((n) => !n.startsWith(".") && n.endsWith(KEY_FILE_SUFFIX)).sort()) {
       const key = await this.#readKeyFile(join(directory, name), name);
@@ -169,16 +186,29 @@ export class PodKeyring {
     this.#keys = keys;
   }
 
+  /** Reports a refused key file and remembers why, for the error of an envelope naming its kid. */
+  #refuse(name: string, reason: string): undefined {
+    this.#refused.set(name, reason);
+    this.#onProblem({ file: name, reason });
+    return undefined;
+  }
+
   async #readKeyFile(path: string, name: string): Promise<RecipientKey | undefined> {
     let text: string;
     try {
-      const info = await stat(path);
-      if (!info.isFile()) return undefined;
-      if (info.size > MAX_KEY_FILE_BYTES) {
-        this.#onProblem({ file: name, reason: `larger than ${MAX_KEY_FILE_BYTES} bytes` });
-        return undefined;
+      const handle = await open(path, OPEN_FLAGS);
+      try {
+        const info = await handle.stat();
+        if (!info.isFile()) return undefined;
+        if (info.size > MAX_KEY_FILE_BYTES) return this.#refuse(name, `larger than ${MAX_KEY_FILE_BYTES} bytes`);
+        if (process.platform !== "win32" && (info.mode & GROUP_OR_OTHER_WRITABLE) !== 0) {
+          const mode = (info.mode & 0o777).toString(8).padStart(4, "0");
+          return this.#refuse(name, `writable by its group or others (mode ${mode}); make it chmod go-w`);
+        }
+        text = await handle.readFile("utf8");
+      } finally {
+        await handle.close();
       }
-      text = await readFile(path, "utf8");
     } catch (error) {
       // Removed between the listing and the read: revoked, not a problem to report.
       if (errorCode(error) !== "ENOENT") this.#onProblem({ file: name, reason: "cannot be read" });
@@ -188,13 +218,13 @@ export class PodKeyring {
     try {
       key = RecipientKey.fromJwk(JSON.parse(text));
     } catch (error) {
-      const reason = error instanceof SyntaxError ? "not JSON" : error instanceof Error ? error.message : "invalid";
-      this.#onProblem({ file: name, reason });
-      return undefined;
+      return this.#refuse(
+        name,
+        error instanceof SyntaxError ? "not JSON" : error instanceof Error ? error.message : "invalid",
+      );
     }
     if (name !== `${key.kid}${KEY_FILE_SUFFIX}`) {
-      this.#onProblem({ file: name, reason: `the file is not named after its key's thumbprint (${key.kid})` });
-      return undefined;
+      return this.#refuse(name, `the file is not named after its key's thumbprint (${key.kid})`);
     }
     return key;
   }

@@ -110,7 +110,7 @@ export class AgentBuilder<TTools = never> {
     this.defaultInputModes = [...(options.defaultInputModes ?? DEFAULT_INPUT_MODES)];
     this.streaming = options.streaming ?? true;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-    this.logger = options.logger ?? createLogger({ mask: { maskText: maskPii, maskObject: maskPiiInObject } });
+    this.logger = options.logger ?? createLogger();
   }
 
   /** True exactly when a push-notification store was supplied (it records configs; it does not deliver). */

@@ -22,6 +22,7 @@ import { create, fromJson, type JsonValue } from "@bufbuild/protobuf";
 import { ValueSchema } from "@bufbuild/protobuf/wkt";
 import { context, SpanStatusCode, trace } from "@opentelemetry/api";
 import { type Part, PartSchema, type StreamResponse, TaskState } from "../../gen/a2a_pb.js";
+import { withFiniteJson } from "../a2a/message-values.js";
 import { isInterruptedState } from "../a2a/task-state.js";
 import { skillErrorPart } from "../messages/error-message.js";
 import { skillMetadataPart } from "../messages/metadata-part.js";
@@ -155,8 +156,23 @@ export class Execution {
       await this.#finalize(outcome);
     } catch (error) {
       logger.error({ err: error, task_id: this.live.task.id }, "could not record the skill's outcome");
+      await this.#failUnrecorded();
     } finally {
       this.#end();
+    }
+  }
+
+  /**
+   * The outcome could not be written (output that is not JSON, a masker
+   * that failed): the task must not stay WORKING for ever, and what could
+   * not be written (or masked) is not written raw either.
+   */
+  async #failUnrecorded(): Promise<void> {
+    if (this.live.terminal) return;
+    try {
+      await this.#write(TaskState.FAILED, [textPart("The skill's result could not be recorded")]);
+    } catch (error) {
+      this.#options.logger.error({ err: error, task_id: this.live.task.id }, "task store save failed");
     }
   }
 
@@ -210,7 +226,7 @@ export class Execution {
       return;
     }
     const parts = this.#outputParts(output);
-    const masked = metadata && this.#options.masker ? this.#options.masker.json(metadata) : metadata;
+    const masked = withFiniteJson(metadata && this.#options.masker ? this.#options.masker.json(metadata) : metadata);
     const metadataParts = masked ? [skillMetadataPart(masked)] : [];
     if (state === TaskState.FAILED) {
       const reason = this.#maskText(error ?? (typeof output === "string" ? output : "") ?? "");
@@ -232,7 +248,8 @@ export class Execution {
   #outputParts(output: JsonValue | undefined): Part[] {
     if (output === undefined) return [];
     if (typeof output === "string") return output === "" ? [] : [textPart(this.#maskText(output))];
-    const value = this.#options.masker ? this.#options.masker.json(output) : output;
+    // JSON has no NaN or Infinity: a skill's own such numbers are stored as null (docs/decisions.md).
+    const value = withFiniteJson(this.#options.masker ? this.#options.masker.json(output) : output);
     return [
       create(PartSchema, {
         content: { case: "data", value: fromJson(ValueSchema, value) },

@@ -13,9 +13,12 @@
  * - Once the execution has finished, the updater is revoked: later writes
  *   (from work the skill left running) are silently ignored, so two skills
  *   never write one task.
+ * - A number JSON cannot carry (NaN, ±Infinity) in what a skill writes is
+ *   stored as null, so the task can always be written back.
  */
 import type { JsonObject } from "@bufbuild/protobuf";
-import { type Message, type Part, Role, TaskState } from "../../gen/a2a_pb.js";
+import { ArtifactSchema, type Message, MessageSchema, type Part, Role, TaskState } from "../../gen/a2a_pb.js";
+import { withFiniteJson, withFiniteNumbers } from "../a2a/message-values.js";
 import { isTerminalState } from "../a2a/task-state.js";
 import { NovaOSError } from "../errors/novaos-errors.js";
 import type { LiveTask } from "./live-task.js";
@@ -125,8 +128,8 @@ export class TaskUpdater {
     if (!this.#writable()) return;
     const written = this.#live.writeStatus(
       state,
-      message === undefined ? undefined : this.#agentMessage(message),
-      metadata,
+      message === undefined ? undefined : withFiniteNumbers(MessageSchema, this.#agentMessage(message)),
+      withFiniteJson(metadata),
     );
     if (!written) return;
     this.#lastState = state;
@@ -138,7 +141,10 @@ export class TaskUpdater {
   async addArtifact(parts: Part[], options: AddArtifactOptions = {}): Promise<void> {
     if (!this.#writable()) return;
     // The event keeps its own list: a skill may reuse its array for the next chunk.
-    const written = artifact(options.artifactId ?? randomUuid(), options.name ?? "", [...parts], options);
+    const written = withFiniteNumbers(
+      ArtifactSchema,
+      artifact(options.artifactId ?? randomUuid(), options.name ?? "", [...parts], options),
+    );
     await this.#live.writeArtifact({ artifact: written, append: options.append, lastChunk: options.lastChunk });
     await this.#letStreamsDrain();
   }

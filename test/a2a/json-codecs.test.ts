@@ -134,7 +134,7 @@ describe("generated ProtoJSON codecs", () => {
       for (let i = 0; i < PER_TYPE; i++) {
         const message = random.message(schema);
         const expected = requiredFieldViolations(schema, message).length === 0;
-        expect(codec.complete(message)).toBe(expected);
+        expect(codec.valid(message)).toBe(expected);
         if (expected) complete++;
         expect(outcome(() => checkRequiredFields(schema, message))).toEqual(
           expected
@@ -183,7 +183,6 @@ describe("generated ProtoJSON codecs", () => {
       { ...task, id: 5 },
       { ...task, $typeName: "lf.a2a.v1.Message" },
       { ...task, artifacts: [undefined] },
-      { ...task, metadata: { n: Number.NaN } },
       { ...task, metadata: { u: undefined } },
       { ...task, status: { ...task.status, state: "COMPLETED" } },
     ];

@@ -1,5 +1,7 @@
 /** The agent logger: one JSON line per call in the platform's shape, bound ids, PII masked. */
+import { execFile } from "node:child_process";
 import { Writable } from "node:stream";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { createLogger, getAgentLogger } from "../../src/runtime/logger.js";
 import { maskPii, maskPiiInObject } from "../../src/security/pii.js";
@@ -50,5 +52,64 @@ describe("agent logger", () => {
     const { lines, destination } = capture();
     createLogger({ destination, level: "warn" }).info("hidden");
     expect(lines).toHaveLength(0);
+  });
+
+  it("masks Errors (message, stack, cause, own fields) wherever they are logged", () => {
+    const { lines, destination } = capture();
+    const logger = getAgentLogger({ runId: "run-1" }, createLogger({ destination }));
+    const cause = new Error("upstream answered for 555-123-4567");
+    const error = Object.assign(new TypeError("no account for jane.doe@example.com", { cause }), { user: "a@b.cd" });
+    logger.error(error);
+    logger.error({ err: error }, "lookup failed");
+    logger.warn({ detail: { failures: [error] } }, "nested");
+    const text = JSON.stringify(lines);
+    for (const secret of ["jane.doe@example.com", "555-123-4567", "a@b.cd"]) expect(text).not.toContain(secret);
+    expect(lines[0]).toMatchObject({ message: "no account for [EMAIL]", err: { type: "TypeError", user: "[EMAIL]" } });
+    expect((lines[0]?.err as { message?: string } | undefined)?.message).toBe(
+      "no account for [EMAIL]: upstream answered for [PHONE]",
+    );
+    expect((lines[0]?.err as { stack?: string } | undefined)?.stack).toContain(
+      "caused by: Error: upstream answered for [PHONE]",
+    );
+    expect(lines[1]).toMatchObject({ message: "lookup failed", err: { message: expect.stringContaining("[EMAIL]") } });
+    expect(lines[2]).toMatchObject({ detail: { failures: [{ user: "[EMAIL]" }] } });
+    // The caller's error is untouched.
+    expect(error.message).toBe("no account for jane.doe@example.com");
+  });
+
+  it("never throws, and withholds a line it cannot mask", () => {
+    const { lines, destination } = capture();
+    const failing = {
+      maskText: () => "",
+      maskObject: () => {
+        throw new Error("boom");
+      },
+    };
+    const logger = createLogger({ destination, mask: failing });
+    expect(() => logger.info({ user: "a@b.cd" }, "hello")).not.toThrow();
+    expect(JSON.stringify(lines)).not.toContain("a@b.cd");
+    expect(lines[0]?.message).toContain("could not be masked");
+    expect(() => createLogger({ destination }).info("1 ".repeat(4_000_000))).not.toThrow();
+  });
+
+  it("writes lines as given when masking is turned off", () => {
+    const { lines, destination } = capture();
+    createLogger({ destination, mask: false }).info("mail a@b.cd");
+    expect(lines[0]?.message).toBe("mail a@b.cd");
+  });
+
+  it("masks through the standalone getAgentLogger and its default root logger", async () => {
+    const { stdout } = await promisify(execFile)(
+      "node_modules/.bin/tsx",
+      ["test/runtime/fixtures/standalone-logger.ts"],
+      { timeout: 60_000, maxBuffer: 64 * 1024 * 1024 },
+    );
+    const lines = stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.at(-1)?.message).toBe("done");
+    expect(lines[0]).toMatchObject({ run_id: "run-1", message: "no account for [EMAIL]", err: { user: "[EMAIL]" } });
+    for (const secret of ["jane.doe@example.com", "555-123-4567", "a@b.cd"]) expect(stdout).not.toContain(secret);
   });
 });

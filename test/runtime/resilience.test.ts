@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { errorForHttpStatus } from "../../src/http/http-status-errors.js";
 import {
   NovaOSConnectionError,
   NovaOSError,
   type NovaOSRateLimitError,
   NovaOSServerError,
 } from "../../src/errors/novaos-errors.js";
+import { errorForHttpStatus } from "../../src/http/http-status-errors.js";
 import { CircuitOpenError, type ResilienceOptions, ResiliencePolicy } from "../../src/runtime/resilience.js";
 import { ManualClock } from "./manual-clock.js";
 

@@ -11,3 +11,31 @@ export const BASE_CARD: JsonObject = {
   defaultOutputModes: ["text/plain"],
   skills: [{ id: "forecast", name: "Forecast", description: "Tomorrow's weather", tags: ["weather"] }],
 };
+
+/**
+ * BASE_CARD with security whose empty values are the data: a bearer
+ * requirement with no scopes, an mTLS scheme with nothing in it, an OAuth
+ * scope without a description, a skill that may be called anonymously.
+ */
+export const SECURED_CARD: JsonObject = {
+  ...BASE_CARD,
+  securitySchemes: {
+    bearer: { httpAuthSecurityScheme: { scheme: "Bearer" } },
+    mtls: { mtlsSecurityScheme: {} },
+    oauth: {
+      oauth2SecurityScheme: {
+        flows: { clientCredentials: { tokenUrl: "https://auth.example/token", scopes: { read: "", write: "Write" } } },
+      },
+    },
+  },
+  securityRequirements: [{ schemes: { bearer: {} } }, { schemes: { oauth: { list: ["read"] } } }],
+  skills: [
+    {
+      id: "forecast",
+      name: "Forecast",
+      description: "Tomorrow's weather",
+      tags: ["weather"],
+      securityRequirements: [{ schemes: { mtls: {} } }, {}],
+    },
+  ],
+};

@@ -19,7 +19,7 @@ import {
   signAgentCard,
   verifyAgentCardSignatures,
 } from "../../src/security/card-signing.js";
-import { BASE_CARD } from "./card-fixtures.js";
+import { BASE_CARD, SECURED_CARD } from "./card-fixtures.js";
 import { type JwksServer, startJwksServer } from "./jwks-server.js";
 
 const KID = "a2a-js-interop";
@@ -125,6 +125,72 @@ describe("card signing interop with @a2a-js/sdk", () => {
       const signed = await signAgentCard(divergent, privateKey, { kid: KID, alg: "ES256" });
       await expect(a2aJsVerify()(signed as unknown as AgentCard)).rejects.toThrow();
       await expect(verifyAgentCardSignatures(signed, { jwksUrl })).resolves.toBeUndefined();
+    });
+  });
+
+  describe("where emptiness is the data (a scope-less security requirement)", () => {
+    const bearerOnly: JsonObject = {
+      ...BASE_CARD,
+      securitySchemes: SECURED_CARD.securitySchemes ?? null,
+      securityRequirements: [{ schemes: { bearer: {} } }],
+    };
+    const withoutRequirement = (card: JsonObject) => {
+      const { securityRequirements: _dropped, ...rest } = card;
+      return rest;
+    };
+
+    it("a2a-js strips the requirement from what it signs; the raw form keeps it, the schema form matches a2a-js", () => {
+      expect(a2aJsCanonicalize(bearerOnly as unknown as AgentCard)).not.toContain("securityRequirements");
+      expect(canonicalizeAgentCard(bearerOnly)).toContain('"securityRequirements":[{"schemes":{"bearer":{}}}]');
+      expect(canonicalizeAgentCardSchemaForm(bearerOnly)).toBe(a2aJsCanonicalize(bearerOnly as unknown as AgentCard));
+    });
+
+    it("an a2a-js signature over such a card verifies only with the schema form, which does not cover the requirement", async () => {
+      const signed = served(
+        await generateAgentCardSignature(privateKey, { alg: "ES256", kid: KID, typ: "JOSE" })(
+          bearerOnly as unknown as AgentCard,
+        ),
+      );
+      await expect(verifyAgentCardSignatures(signed, { jwksUrl })).rejects.toBeInstanceOf(
+        InvalidAgentCardSignatureError,
+      );
+      const both = { jwksUrl, canonicalForms: ["raw", "schema"] } as const;
+      await expect(verifyAgentCardSignatures(signed, both)).resolves.toBeUndefined();
+      // The price of the opt-in, and a2a-js's own check: the requirement can be removed unnoticed.
+      await expect(verifyAgentCardSignatures(withoutRequirement(signed), both)).resolves.toBeUndefined();
+      await expect(a2aJsVerify()(withoutRequirement(signed) as unknown as AgentCard)).resolves.toBeUndefined();
+    });
+
+    it("a card signed here covers the requirement; a2a-js cannot verify it", async () => {
+      const signed = await signAgentCard(bearerOnly, privateKey, { kid: KID, alg: "ES256" });
+      await expect(verifyAgentCardSignatures(signed, { jwksUrl })).resolves.toBeUndefined();
+      await expect(verifyAgentCardSignatures(withoutRequirement(signed), { jwksUrl })).rejects.toBeInstanceOf(
+        InvalidAgentCardSignatureError,
+      );
+      await expect(a2aJsVerify()(signed as unknown as AgentCard)).rejects.toThrow();
+    });
+
+    it("cards without such values still verify both ways", async () => {
+      const plain: JsonObject = {
+        ...BASE_CARD,
+        securitySchemes: {
+          oauth: {
+            oauth2SecurityScheme: {
+              flows: { clientCredentials: { tokenUrl: "https://auth.example/token", scopes: { read: "Read" } } },
+            },
+          },
+        },
+        securityRequirements: [{ schemes: { oauth: { list: ["read"] } } }],
+      };
+      expect(canonicalizeAgentCard(plain)).toBe(a2aJsCanonicalize(plain as unknown as AgentCard));
+      const byUs = await signAgentCard(plain, privateKey, { kid: KID, alg: "ES256" });
+      await expect(a2aJsVerify()(byUs as unknown as AgentCard)).resolves.toBeUndefined();
+      const byThem = served(
+        await generateAgentCardSignature(privateKey, { alg: "ES256", kid: KID, typ: "JOSE" })(
+          plain as unknown as AgentCard,
+        ),
+      );
+      await expect(verifyAgentCardSignatures(byThem, { jwksUrl })).resolves.toBeUndefined();
     });
   });
 });

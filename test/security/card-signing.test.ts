@@ -13,7 +13,7 @@ import {
   signAgentCard,
   verifyAgentCardSignatures,
 } from "../../src/security/card-signing.js";
-import { BASE_CARD } from "./card-fixtures.js";
+import { BASE_CARD, SECURED_CARD } from "./card-fixtures.js";
 import { type JwksServer, startJwksServer } from "./jwks-server.js";
 
 function deepFreeze<T>(value: T): T {
@@ -57,6 +57,20 @@ describe("canonicalizeAgentCard", () => {
       capabilities: create(AgentCapabilitiesSchema, { streaming: true }),
     });
     expect(canonicalizeAgentCard(message)).toBe('{"capabilities":{"streaming":true},"description":"d","name":"A"}');
+  });
+
+  it("keeps the empty values that are data: list items, map entries, oneof members, Struct content", () => {
+    const canonical = canonicalizeAgentCard({
+      ...SECURED_CARD,
+      capabilities: { extensions: [{ uri: "urn:x", params: { allow: [], mode: "" } }] },
+    });
+    expect(canonical).toContain(
+      '"securityRequirements":[{"schemes":{"bearer":{}}},{"schemes":{"oauth":{"list":["read"]}}}]',
+    );
+    expect(canonical).toContain('"mtls":{"mtlsSecurityScheme":{}}');
+    expect(canonical).toContain('"scopes":{"read":"","write":"Write"}');
+    expect(canonical).toContain('"securityRequirements":[{"schemes":{"mtls":{}}},{}]');
+    expect(canonical).toContain('"params":{"allow":[],"mode":""}');
   });
 
   it("differs from the spec §8.4.1 example as the reference does: empty REQUIRED values are stripped too", () => {
@@ -130,6 +144,44 @@ describe("signAgentCard / verifyAgentCardSignatures", () => {
     }
     // Adding or removing empty values does not change what was signed.
     await expect(verifyAgentCardSignatures({ ...signed, iconUrl: "", tags: [] }, { jwksUrl })).resolves.toBeUndefined();
+  });
+
+  it("refuses a card whose meaningful empty values were removed, swapped or added", async () => {
+    const signed = await signAgentCard(SECURED_CARD, es.privateKey, { kid: es.kid, alg: "ES256" });
+    await expect(verifyAgentCardSignatures(signed, { jwksUrl })).resolves.toBeUndefined();
+    const schemes = SECURED_CARD.securitySchemes as JsonObject;
+    const skill = (SECURED_CARD.skills as JsonObject[])[0] as JsonObject;
+    const tamperings: JsonObject[] = [
+      // The scope-less bearer requirement removed, or swapped for another scheme.
+      { ...signed, securityRequirements: [{ schemes: { oauth: { list: ["read"] } } }] },
+      { ...signed, securityRequirements: [{ schemes: { mtls: {} } }, { schemes: { oauth: { list: ["read"] } } }] },
+      // Anonymous access added as an alternative.
+      { ...signed, securityRequirements: [...(SECURED_CARD.securityRequirements as JsonObject[]), {}] },
+      // The skill's anonymous alternative removed.
+      { ...signed, skills: [{ ...skill, securityRequirements: [{ schemes: { mtls: {} } }] }] },
+      // A scope without a description removed; the mTLS scheme emptied of its kind.
+      {
+        ...signed,
+        securitySchemes: {
+          ...schemes,
+          oauth: {
+            oauth2SecurityScheme: {
+              flows: { clientCredentials: { tokenUrl: "https://auth.example/token", scopes: { write: "Write" } } },
+            },
+          },
+        },
+      },
+      { ...signed, securitySchemes: { ...schemes, mtls: {} } },
+    ];
+    for (const tampered of tamperings) {
+      await expect(verifyAgentCardSignatures(tampered, { jwksUrl })).rejects.toBeInstanceOf(
+        InvalidAgentCardSignatureError,
+      );
+    }
+    // Values that only say "not set" still come and go freely.
+    await expect(
+      verifyAgentCardSignatures({ ...signed, iconUrl: "", provider: {} }, { jwksUrl }),
+    ).resolves.toBeUndefined();
   });
 
   it("throws NoAgentCardSignatureError for an unsigned card, without fetching keys", async () => {

@@ -1,7 +1,10 @@
 import { create } from "@bufbuild/protobuf";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MessageSchema, PartSchema, Role } from "../../gen/a2a_pb.js";
 import { isSensitiveKey, maskPii, maskPiiInObject } from "../../src/security/pii.js";
+import { maskEmails, maskPhoneNumbers, maskPhoneRun } from "../../src/security/pii-scan.js";
+import { ADVERSARIAL_PII_UNITS } from "./support/adversarial-pii.js";
 
 describe("maskPii patterns", () => {
   it.each([
@@ -61,36 +64,11 @@ describe("maskPii patterns", () => {
     expect(maskPii(once)).toBe(once);
   });
 
-  describe("runs in linear time on adversarial input", () => {
-    const units = [
-      "a",
-      "1",
-      "a@",
-      "a@b.",
-      "@a",
-      "1-",
-      "1 ",
-      "1-1-",
-      "1.1.",
-      "+1",
-      "(1",
-      ".",
-      "eyJ",
-      "eyJa.",
-      "password=",
-      "password ",
-      "Bearer ",
-      "-----BEGIN PRIVATE KEY-----",
-      "sk-",
-      "AB12",
-      "4111 ",
-    ];
-    it.each(units)("1 MB of %j", (unit) => {
+  // Their timing (linear: 1 MB and 10 MB of each) is measured by bench/pii-mask.ts, not asserted here.
+  describe("handles adversarial input", () => {
+    it.each(ADVERSARIAL_PII_UNITS)("1 MB of %j", (unit) => {
       const input = unit.repeat(Math.ceil(1_000_000 / unit.length));
-      const started = performance.now();
-      maskPii(input);
-      // Quadratic behaviour on 1 MB takes minutes; linear takes well under a second.
-      expect(performance.now() - started).toBeLessThan(2_000);
+      expect(maskPii(input).length).toBeGreaterThan(0);
     });
   });
 });
@@ -189,5 +167,110 @@ describe("maskPiiInObject", () => {
     expect(out.$typeName).toBe("lf.a2a.v1.Message");
     expect(out.parts[0]?.content).toEqual({ case: "text", value: "reach me at [EMAIL]" });
     expect(message.parts[0]?.content.value).toBe("reach me at a@b.cd");
+  });
+
+  it("copies an own __proto__ key as data, never as the copy's prototype", () => {
+    const input = JSON.parse('{"__proto__": {"polluted": "a@b.cd"}, "x": "ok"}');
+    const out = maskPiiInObject(input);
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect(out.polluted).toBeUndefined();
+    expect(Object.keys(out)).toEqual(["__proto__", "x"]);
+    expect(Object.getOwnPropertyDescriptor(out, "__proto__")?.value).toEqual({ polluted: "[EMAIL]" });
+  });
+
+  it("masks an Error's message, stack, cause and own fields, keeping its class", () => {
+    class LookupError extends Error {
+      user = "jane.doe@example.com";
+    }
+    const cause = new Error("upstream answered for 555-123-4567");
+    const error = new LookupError("no account for jane.doe@example.com", { cause });
+    const out = maskPiiInObject({ err: error }).err;
+    expect(out).toBeInstanceOf(LookupError);
+    expect(out).not.toBe(error);
+    expect(out.message).toBe("no account for [EMAIL]");
+    expect(out.stack).toContain("no account for [EMAIL]");
+    expect(out.stack).not.toContain("jane.doe");
+    expect(out.user).toBe("[EMAIL]");
+    expect((out.cause as Error).message).toBe("upstream answered for [PHONE]");
+    // Enumerability is kept: the message stays out of JSON.stringify, as on any Error.
+    expect(Object.keys(out)).toEqual(["user"]);
+    expect(error.message).toBe("no account for jane.doe@example.com");
+  });
+});
+
+/**
+ * The regular expressions the email and phone scanners replaced, as they
+ * were: the scanners must match exactly what these matched, wherever these
+ * finish (they overflowed V8's backtracking stack on long runs).
+ */
+const REFERENCE_EMAIL = /(?<![\p{L}\p{N}._%+'-])[\p{L}\p{N}._%+'-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}/gu;
+const REFERENCE_PHONE = /(?<![\p{L}\p{N}_+.-])(?:\+|\()?\d+(?:(?:[ .-]\(?|\)[ .-]?|\()\d+)*(?![\p{L}\p{N}_])/gu;
+
+/** Single characters (code points) from the two grammars, ASCII and not: a non-ASCII digit, astral letters and symbols. */
+const characters = (chars: string) => fc.constantFrom(...Array.from(chars));
+
+describe("the email and phone scanners", () => {
+  it("mask exactly the emails the regular expression matched", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: characters("ab.-_%+'@é٣𝐀😀 1"), maxLength: 40 }), (text) => {
+        expect(maskEmails(text, "[E]")).toBe(text.replace(REFERENCE_EMAIL, "[E]"));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it("mask exactly the phone runs the regular expression matched", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: characters("0123456789 .-()+_a٣😀"), maxLength: 60 }), (text) => {
+        expect(maskPhoneNumbers(text, "[P]")).toBe(text.replace(REFERENCE_PHONE, (run) => maskPhoneRun(run, "[P]")));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+});
+
+/** One of every kind of PII, as maskPii must mask it inside any surroundings. */
+const KNOWN_POSITIVES: readonly [string, string][] = [
+  ["jane.doe@example.com", "[EMAIL]"],
+  ["+1 (555) 123-4567", "[PHONE]"],
+  ["4111 1111 1111 1111", "[CARD]"],
+  ["123-45-6789", "[SSN]"],
+  ["AB 12 34 56 C", "[NATIONAL_ID]"],
+  ["192.168.1.10", "[IP]"],
+  ["password=hunter2", "password=[SECRET]"],
+  ["eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ1In0.c2ln", "[SECRET]"],
+];
+
+describe("maskPii on adversarial input up to 10 MB", () => {
+  it("never throws, and still masks what it knows between adversarial runs", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...ADVERSARIAL_PII_UNITS),
+        fc.string({ maxLength: 6 }),
+        fc.integer({ min: 1, max: 10 * 1024 * 1024 }),
+        fc.constantFrom(...KNOWN_POSITIVES),
+        (unit, extra, size, [positive, placeholder]) => {
+          const pad = (unit + extra).repeat(Math.ceil(size / 2 / (unit.length + extra.length))).slice(0, size / 2);
+          const masked = maskPii(`${pad}\n${positive}\n${pad}`);
+          expect(masked).not.toContain(positive);
+          // A private-key header in the padding swallows the lines after it as [SECRET]; else the placeholder is there.
+          if (!pad.includes("-----BEGIN")) expect(masked).toContain(placeholder);
+        },
+      ),
+      { numRuns: 16 },
+    );
+  }, 240_000);
+
+  it("masks the long runs that used to overflow the stack", () => {
+    for (const unit of ["1 ", "1-", "1.", "555 123 4567 "]) {
+      expect(() => maskPii(unit.repeat(4_000_000 / unit.length))).not.toThrow();
+    }
+    expect(maskPii(`${"a.".repeat(3_000_000)}`)).toHaveLength(6_000_000);
+    // Minimum-count quantifiers over a 10 MB token (a backtracking entry per character, once).
+    const long = "a".repeat(10_000_000);
+    expect(maskPii("sk-".repeat(3_400_000))).toBe("[SECRET]");
+    expect(maskPii(`Bearer ${long}`)).toBe("Bearer [SECRET]");
+    expect(maskPii(`ghp_${long} and xoxb-${long}`)).toBe("[SECRET] and [SECRET]");
+    expect(maskPii(`x@${"a.".repeat(3_000_000)}co`)).toBe("[EMAIL]");
   });
 });

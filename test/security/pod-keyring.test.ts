@@ -1,5 +1,6 @@
+import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdir, mkdtemp, rename, rm, symlink, unlink, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, rename, rm, symlink, unlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inspect } from "node:util";
@@ -178,6 +179,40 @@ describe("PodKeyring over a directory", () => {
     );
     const text = JSON.stringify(problems);
     for (const k of [good, misnamed, mismatched]) expect(text).not.toContain(k.d);
+  });
+
+  it.skipIf(process.platform === "win32")(
+    "refuses a key file its group or others may write, and says so when an envelope names it",
+    async () => {
+      const open = newKey();
+      const shared = newKey();
+      const group = newKey();
+      await Promise.all([put(open), put(shared), put(group)]);
+      await chmod(join(dir, `${open.key.kid}.jwk`), 0o644);
+      await chmod(join(dir, `${shared.key.kid}.jwk`), 0o666);
+      await chmod(join(dir, `${group.key.kid}.jwk`), 0o620);
+      const ring = keyring();
+      await expect(ring.open(seal(open), DELIVERY)).resolves.toBe("s3cr3t");
+      expect(ring.keyIds).toEqual([open.key.kid]);
+      const refused = ring.open(seal(shared), DELIVERY);
+      await expect(refused).rejects.toBeInstanceOf(RecipientKeyUnavailableError);
+      await expect(refused).rejects.toThrow(/key file was refused: writable by its group or others \(mode 0666\)/);
+      expect(problems).toEqual(
+        expect.arrayContaining([
+          { file: `${shared.key.kid}.jwk`, reason: expect.stringContaining("mode 0666") },
+          { file: `${group.key.kid}.jwk`, reason: expect.stringContaining("mode 0620") },
+        ]),
+      );
+    },
+  );
+
+  it.skipIf(process.platform === "win32")("skips a FIFO named like a key file without waiting on it", async () => {
+    const good = newKey();
+    await put(good);
+    execFileSync("mkfifo", [join(dir, `${newKey().key.kid}.jwk`)]);
+    const ring = keyring();
+    await expect(ring.open(seal(good), DELIVERY)).resolves.toBe("s3cr3t");
+    expect(ring.keyIds).toEqual([good.key.kid]);
   });
 
   it("warns once per unusable file by default", async () => {
