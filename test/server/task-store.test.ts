@@ -1,7 +1,7 @@
 /** The in-memory task store: LRU-by-write, scopes, and what eviction does to a live task. */
 import { create } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
-import { TaskSchema } from "../../gen/a2a_pb.js";
+import { TaskSchema, TaskState } from "../../gen/a2a_pb.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { AgentBuilder } from "../../src/server/agent-builder.js";
 import { scopeOf } from "../../src/server/agent-request-handler.js";
@@ -12,27 +12,45 @@ import { deferred, result, serveAgent, userMessage } from "./support/agent-serve
 const task = (id: string) => create(TaskSchema, { id });
 const DEFAULT_SCOPE = scopeOf("", { headers: {} } as unknown as ServerCallContext);
 
+/** Saves a task over whatever version the store holds. */
+async function put(store: InMemoryTaskStore, id: string, scope = ""): Promise<void> {
+  await store.save(task(id), scope, { owner: "", version: (await store.get(id, scope))?.version ?? 0 });
+}
+
+async function ids(store: InMemoryTaskStore, scope = ""): Promise<string[]> {
+  const page = await store.list(scope, {
+    owner: undefined,
+    contextId: "",
+    status: TaskState.UNSPECIFIED,
+    statusTimestampAfter: undefined,
+    after: undefined,
+    pageSize: 100,
+    includeArtifacts: true,
+  });
+  return page.tasks.map((stored) => stored.task.id).sort();
+}
+
 describe("InMemoryTaskStore", () => {
   it("evicts the least recently saved task past its cap; get does not refresh, save does", async () => {
     const store = new InMemoryTaskStore({ maxTasks: 2 });
-    await store.save(task("a"), "");
-    await store.save(task("b"), "");
+    await put(store, "a");
+    await put(store, "b");
     await store.get("a", "");
-    await store.save(task("c"), "");
+    await put(store, "c");
     expect(await store.get("a", "")).toBeUndefined();
-    await store.save(task("b"), "");
-    await store.save(task("d"), "");
-    expect((await store.list("")).map((t) => t.id)).toEqual(["b", "d"]);
+    await put(store, "b");
+    await put(store, "d");
+    expect(await ids(store)).toEqual(["b", "d"]);
     expect(store.size).toBe(2);
   });
 
   it("keeps scopes apart, even with ids that look like another scope's key", async () => {
     const store = new InMemoryTaskStore();
-    await store.save(task("1:x"), "a");
-    await store.save(task("x"), "a1:");
-    expect((await store.get("1:x", "a"))?.id).toBe("1:x");
+    await put(store, "1:x", "a");
+    await put(store, "x", "a1:");
+    expect((await store.get("1:x", "a"))?.task.id).toBe("1:x");
     expect(await store.get("1:x", "a1:")).toBeUndefined();
-    expect(await store.list("a")).toHaveLength(1);
+    expect(await ids(store, "a")).toHaveLength(1);
     await store.delete("1:x", "a");
     await store.delete("missing", "a");
     expect(await store.get("1:x", "a")).toBeUndefined();
@@ -66,7 +84,7 @@ describe("InMemoryTaskStore", () => {
       expect((await result(server.url, "ListTasks", {})).totalSize).toBe(3);
       gate.resolve();
       await agent.requestHandler().whenIdle();
-      expect((await store.get(slow.id, DEFAULT_SCOPE))?.status?.state).toBeDefined();
+      expect((await store.get(slow.id, DEFAULT_SCOPE))?.task.status?.state).toBeDefined();
       expect((await result(server.url, "GetTask", { id: slow.id })).status.state).toBe("TASK_STATE_COMPLETED");
     } finally {
       await server.close();
