@@ -66,20 +66,18 @@ export async function migrate(pool: PostgresPool, options: MigrateOptions = {}):
   } catch (error) {
     throw storeErrorOf(error);
   }
-  let broken: Error | undefined;
+  // Until the lock is given back, the connection may hold it (or a transaction): if that fails, the pool drops it.
+  let clean = false;
   try {
     await query(client, "SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
     try {
       return await applyMissing(client, migrations);
     } finally {
       await query(client, "SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]);
+      clean = true;
     }
-  } catch (error) {
-    broken = error as Error;
-    throw error;
   } finally {
-    // A connection that failed mid-way may still hold the lock or a transaction: the pool drops it.
-    client.release(broken);
+    client.release(!clean);
   }
 }
 

@@ -97,7 +97,8 @@ export async function startPostgresCluster(bin: string): Promise<PostgresCluster
       stopped = true;
       const args = ["-D", data, "-m", "immediate", "stop"];
       try {
-        if (asRoot) execFileSync("runuser", ["-u", "postgres", "--", join(bin, "pg_ctl"), ...args], { stdio: "ignore" });
+        if (asRoot)
+          execFileSync("runuser", ["-u", "postgres", "--", join(bin, "pg_ctl"), ...args], { stdio: "ignore" });
         else execFileSync(join(bin, "pg_ctl"), args, { stdio: "ignore" });
       } catch {
         // Already gone.
