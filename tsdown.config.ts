@@ -1,14 +1,25 @@
-import { defineConfig } from "tsdown";
+import { defineConfig, type UserConfig } from "tsdown";
 
-export default defineConfig({
-  entry: { index: "src/index.ts" },
+const common: UserConfig = {
   format: ["esm", "cjs"],
   platform: "node",
   target: "node20",
   dts: true,
   sourcemap: true,
-  clean: true,
+  // `make build` empties dist/ first; the builds below must not empty it under each other.
+  clean: false,
   fixedExtension: false,
   // canonicalize ships ESM only (an "import"-only exports map): inline it so the CJS build can load.
   deps: { alwaysBundle: ["canonicalize"] },
-});
+};
+
+export default defineConfig([
+  { ...common, entry: { index: "src/index.ts" } },
+  {
+    ...common,
+    // Its own build: CJS chunks shared between two entries require each other in a cycle and fail to load.
+    entry: { fleet: "src/fleet/index.ts" },
+    // The fleet schema ships as plain SQL beside the bundles; migrate() reads it from there.
+    copy: [{ from: "src/fleet/migrations/*.sql", to: "dist/migrations" }],
+  },
+]);

@@ -18,8 +18,8 @@ import pg from "pg";
 import postgres from "postgres";
 import { ArtifactSchema, MessageSchema, Role, type Task, TaskSchema, TaskState } from "../gen/a2a_pb.js";
 import type { Statement } from "../src/fleet/postgres-pool.js";
-import { GET_TASK, listTasksStatement, SAVE_TASK } from "../src/fleet/task-sql.js";
 import { taskFromRow, taskRowValues } from "../src/fleet/task-rows.js";
+import { GET_TASK, listTasksStatement, SAVE_TASK } from "../src/fleet/task-sql.js";
 import { findPostgresBin, startPostgresCluster } from "../test/fleet/support/postgres-cluster.js";
 
 const ROWS = 100_000;
@@ -244,7 +244,10 @@ async function main(): Promise<void> {
         await driver.end();
       }
     }
-    const lines = ["workload | driver | p50 ms (1 in flight) | p99 ms | calls/s (32 in flight)", "--- | --- | --- | --- | ---"];
+    const lines = [
+      "workload | driver | p50 ms (1 in flight) | p99 ms | calls/s (32 in flight)",
+      "--- | --- | --- | --- | ---",
+    ];
     for (const [key, r] of results) {
       const [workload, driver] = key.split("\u0000");
       lines.push(

@@ -33,13 +33,10 @@ export interface MigrateOptions {
   readonly directory?: string;
 }
 
-/** The directory of this module: `__dirname` in the CJS build, `import.meta.url` in ESM. */
-function moduleDirectory(): string {
-  return typeof __dirname === "string" ? __dirname : dirname(fileURLToPath(import.meta.url));
-}
-
-/** The shipped migrations, in order. */
-export async function loadMigrations(directory = join(moduleDirectory(), "migrations")): Promise<Migration[]> {
+/** The shipped migrations, in order. (The CJS build rewrites `import.meta.url` to this file's URL.) */
+export async function loadMigrations(
+  directory = join(dirname(fileURLToPath(import.meta.url)), "migrations"),
+): Promise<Migration[]> {
   const names = (await readdir(directory)).filter((name) => /^\d+_[\w-]+\.sql$/.test(name));
   const migrations = await Promise.all(
     names.map(async (name) => {
