@@ -6,17 +6,15 @@ import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadMigrations, migrate } from "../../src/fleet/migrate.js";
 import { StoreError } from "../../src/server/store-errors.js";
-import { createDatabase, postgresUrl, type TestDatabase } from "./support/postgres.js";
+import { createDatabase, postgresUrl } from "./support/postgres.js";
 
 describe.skipIf(!postgresUrl)("migrate", () => {
-  const opened: { pools: pg.Pool[]; databases: TestDatabase[] } = { pools: [], databases: [] };
+  const opened: { pools: pg.Pool[] } = { pools: [] };
   afterEach(async () => {
     await Promise.all(opened.pools.splice(0).map((pool) => pool.end()));
-    await Promise.all(opened.databases.splice(0).map((db) => db.drop()));
   });
   const freshPool = async () => {
     const db = await createDatabase();
-    opened.databases.push(db);
     const pool = new pg.Pool({ connectionString: db.url, max: 2 });
     opened.pools.push(pool);
     return { db, pool };

@@ -1,32 +1,22 @@
 /** The in-memory task store: LRU-by-write, scopes, and what eviction does to a live task. */
 import { create } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
-import { TaskSchema, TaskState } from "../../gen/a2a_pb.js";
+import { TaskSchema } from "../../gen/a2a_pb.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { AgentBuilder } from "../../src/server/agent-builder.js";
 import { scopeOf } from "../../src/server/agent-request-handler.js";
 import type { ServerCallContext } from "../../src/server/call-context.js";
 import { InMemoryTaskStore } from "../../src/server/task-store.js";
+import { put as putTask, query } from "../stores/task-store-suite.js";
 import { deferred, result, serveAgent, userMessage } from "./support/agent-server.js";
 
 const task = (id: string) => create(TaskSchema, { id });
 const DEFAULT_SCOPE = scopeOf("", { headers: {} } as unknown as ServerCallContext);
 
-/** Saves a task over whatever version the store holds. */
-async function put(store: InMemoryTaskStore, id: string, scope = ""): Promise<void> {
-  await store.save(task(id), scope, { owner: "", version: (await store.get(id, scope))?.version ?? 0 });
-}
+const put = (store: InMemoryTaskStore, id: string, scope = "") => putTask(store, task(id), scope);
 
 async function ids(store: InMemoryTaskStore, scope = ""): Promise<string[]> {
-  const page = await store.list(scope, {
-    owner: undefined,
-    contextId: "",
-    status: TaskState.UNSPECIFIED,
-    statusTimestampAfter: undefined,
-    after: undefined,
-    pageSize: 100,
-    includeArtifacts: true,
-  });
+  const page = await store.list(scope, query({ owner: undefined }));
   return page.tasks.map((stored) => stored.task.id).sort();
 }
 

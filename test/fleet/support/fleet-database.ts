@@ -5,7 +5,7 @@
 import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
 import { migrate } from "../../../src/fleet/migrate.js";
-import { createDatabase, type TestDatabase } from "./postgres.js";
+import { createDatabase } from "./postgres.js";
 
 export interface FleetDatabase {
   readonly url: string;
@@ -14,12 +14,11 @@ export interface FleetDatabase {
   clear(): Promise<void>;
 }
 
-/** Registers beforeAll/afterAll hooks making (and dropping) the file's database; read it in tests. */
+/** Registers beforeAll/afterAll hooks making the file's database and closing its pool; read it in tests. */
 export function useFleetDatabase(): { current: FleetDatabase } {
   const holder = { current: undefined as unknown as FleetDatabase };
-  let database: TestDatabase | undefined;
   beforeAll(async () => {
-    database = await createDatabase();
+    const database = await createDatabase();
     const pool = new pg.Pool({ connectionString: database.url, max: 10 });
     await migrate(pool);
     holder.current = {
@@ -32,7 +31,6 @@ export function useFleetDatabase(): { current: FleetDatabase } {
   });
   afterAll(async () => {
     await holder.current?.pool.end();
-    await database?.drop();
   });
   return holder;
 }

@@ -5,6 +5,8 @@
  * Without PostgreSQL binaries the tests fail in CI (`CI` set) and are skipped
  * elsewhere, with the reason printed.
  */
+import { randomBytes } from "node:crypto";
+import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { findPostgresBin, startPostgresCluster } from "./postgres-cluster.js";
 
@@ -12,14 +14,35 @@ declare module "vitest" {
   export interface ProvidedContext {
     /** The admin URL of the test server; "" when the tests are skipped. */
     postgresUrl: string;
+    /** The name prefix of this run's test databases. */
+    postgresDatabasePrefix: string;
+  }
+}
+
+/**
+ * Drops this run's databases on a server of your own, once every test file is done (dropping them from the
+ * test files would cut connections a pool is still closing, which then report errors).
+ */
+async function dropDatabases(url: string, prefix: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE $1", [
+      `${prefix}%`,
+    ]);
+    for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+  } finally {
+    await client.end();
   }
 }
 
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
+  const prefix = `t_${randomBytes(4).toString("hex")}_`;
+  project.provide("postgresDatabasePrefix", prefix);
   const external = process.env.NOVAOS_TEST_POSTGRES_URL;
   if (external) {
     project.provide("postgresUrl", external);
-    return undefined;
+    return () => dropDatabases(external, prefix);
   }
   const bin = findPostgresBin();
   if (!bin) {

@@ -12,11 +12,11 @@ export const postgresUrl: string = inject("postgresUrl");
 
 export interface TestDatabase {
   readonly url: string;
-  drop(): Promise<void>;
 }
 
+/** A new, empty database; the run's teardown removes it with the rest (see postgres-setup.ts). */
 export async function createDatabase(): Promise<TestDatabase> {
-  const name = `t_${randomUUID().replaceAll("-", "")}`;
+  const name = `${inject("postgresDatabasePrefix")}${randomUUID().replaceAll("-", "")}`;
   const admin = new pg.Client({ connectionString: postgresUrl });
   await admin.connect();
   try {
@@ -26,16 +26,5 @@ export async function createDatabase(): Promise<TestDatabase> {
   }
   const url = new URL(postgresUrl);
   url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: postgresUrl });
-      await client.connect();
-      try {
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await client.end();
-      }
-    },
-  };
+  return { url: url.toString() };
 }
