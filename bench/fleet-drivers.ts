@@ -210,7 +210,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 async function main(): Promise<void> {
   let url = process.env.NOVAOS_BENCH_POSTGRES_URL;
-  let stop = async () => undefined as void;
+  let stop: () => Promise<void> = async () => undefined;
   if (!url) {
     const bin = findPostgresBin();
     if (!bin) throw new Error("No PostgreSQL binaries found: install PostgreSQL or set NOVAOS_BENCH_POSTGRES_URL");
