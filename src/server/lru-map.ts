@@ -1,6 +1,6 @@
 /**
  * A map from (group, key) to entries, capped at `capacity` entries, that
- * evicts the least recently written entry across all groups: `insert` and
+ * evicts the least recently written entry across all groups: `add` and
  * `touch` make an entry the newest, `get` does not. Entries are kept in a
  * doubly linked list beside the index, so every operation is O(1).
  *
@@ -54,22 +54,27 @@ export class LruMap<E extends LruEntry<E>> {
     return entry;
   }
 
-  /** Adds the entry as the newest, replacing one with its (group, key); evicts the oldest past the capacity. */
-  insert(entry: E): void {
+  /**
+   * Adds the entry as the newest and evicts the oldest past the capacity;
+   * when one with its (group, key) is there already, changes nothing and
+   * answers that one.
+   */
+  add(entry: E): E | undefined {
     let entries = this.#groups.get(entry.group);
     if (!entries) {
       entries = new Map();
       this.#groups.set(entry.group, entries);
     }
-    const replaced = entries.get(entry.key);
-    if (replaced) this.#unlink(replaced);
-    else this.#size++;
+    const present = entries.get(entry.key);
+    if (present) return present;
     entries.set(entry.key, entry);
+    this.#size++;
     this.#append(entry);
     if (this.#size > this.capacity) {
       const oldest = this.#oldest as E;
       this.delete(oldest.group, oldest.key);
     }
+    return undefined;
   }
 
   delete(group: string, key: string): void {

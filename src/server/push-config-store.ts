@@ -48,7 +48,7 @@ class PushConfigEntry implements StoredPushConfig, LruEntry<PushConfigEntry> {
   constructor(
     readonly group: string,
     readonly key: string,
-    readonly config: TaskPushNotificationConfig,
+    public config: TaskPushNotificationConfig,
     readonly owner: string,
   ) {}
 }
@@ -76,7 +76,9 @@ export class InMemoryPushNotificationConfigStore implements PushNotificationConf
 
   async save(config: TaskPushNotificationConfig, scope: string, owner: string): Promise<void> {
     const key = configKey(config.taskId, config.id);
-    this.#configs.insert(new PushConfigEntry(scope, key, config, this.#configs.get(scope, key)?.owner ?? owner));
+    const stored = this.#configs.touch(scope, key);
+    if (stored) stored.config = config;
+    else this.#configs.add(new PushConfigEntry(scope, key, config, owner));
   }
 
   async list(taskId: string, scope: string, query: PushConfigQuery): Promise<PushConfigPage> {

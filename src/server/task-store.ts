@@ -161,9 +161,13 @@ export class InMemoryTaskStore implements TaskStore {
 
   /** Stored by the time it returns (an already settled promise: the harness saves several times per request). */
   save(task: Task, scope: string, writer: TaskWriter): Promise<void> {
-    const stored = this.#tasks.touch(scope, task.id);
+    // A writer at version 0 creates the task: one lookup, and any task already there is a conflict.
+    const stored =
+      writer.version === 0
+        ? this.#tasks.add(new TaskEntry(scope, task.id, task, writer.owner, 1))
+        : this.#tasks.touch(scope, task.id);
     if (stored === undefined) {
-      this.#tasks.insert(new TaskEntry(scope, task.id, task, writer.owner, writer.version + 1));
+      if (writer.version > 0) this.#tasks.add(new TaskEntry(scope, task.id, task, writer.owner, writer.version + 1));
     } else if (stored.version === writer.version) {
       stored.task = task;
       stored.version++;
