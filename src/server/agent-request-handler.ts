@@ -59,7 +59,7 @@ import type { ServerCallContext } from "./call-context.js";
 import type { Subscription } from "./event-queue.js";
 import { Execution, type OutputMasker } from "./execution.js";
 import { type BatchedFrames, batchedFrames } from "./frame-batches.js";
-import { listTasksPage } from "./list-tasks.js";
+import { listTasks } from "./list-tasks.js";
 import { LiveTasks, snapshotTask } from "./live-task.js";
 import { anyMediaTypeMatches } from "./media-types.js";
 import { newTask, sendMessageResponse, streamResponse } from "./message-literals.js";
@@ -68,7 +68,7 @@ import { randomUuid } from "./random-uuid.js";
 import type { A2ARequestHandler } from "./request-handler.js";
 import type { SecretSource } from "./secret-source.js";
 import { type RegisteredSkill, routeSkill } from "./skills.js";
-import type { TaskStore } from "./task-store.js";
+import type { StoredTask, TaskStore } from "./task-store.js";
 import { textPart } from "./task-updater.js";
 import { checkHistoryLength, taskView } from "./task-view.js";
 
@@ -180,18 +180,18 @@ export class AgentRequestHandler implements A2ARequestHandler {
     if (streaming) this.#checkStreaming();
     const { taskStore, pushNotificationStore } = this.#options;
     const scope = scopeOf(request.tenant, context);
+    const owner = ownerOf(context);
     const platform = readPlatformContext(message.metadata, request.metadata);
     const podRunId = headerValue(context.headers, NOVAOS_CONTEXT_HEADERS.runId)?.trim();
 
     const named = message.taskId || platform?.runId || podRunId;
     const taskId = named || randomUuid();
     // A fresh id names no task: only a given or run-seeded id is looked up.
-    const existing = named
-      ? (this.liveTasks.get(taskId, scope)?.task ?? (await taskStore.get(taskId, scope)))
-      : undefined;
-    if (message.taskId && !existing) throw taskNotFound(taskId);
-    if (existing) checkAcceptsMessages(existing, message);
-    const contextId = existing?.contextId || message.contextId || randomUuid();
+    const existing = named ? await this.#find(taskId, scope) : undefined;
+    // Another caller's task is not this caller's to continue, and its id is taken: not found, as an unknown id.
+    if ((message.taskId && !existing) || (existing && existing.owner !== owner)) throw taskNotFound(taskId);
+    if (existing) checkAcceptsMessages(existing.task, message);
+    const contextId = existing?.task.contextId || message.contextId || randomUuid();
 
     const pushConfig = request.configuration?.taskPushNotificationConfig;
     if (pushConfig && !pushNotificationStore) throw pushNotSupported();
@@ -203,20 +203,25 @@ export class AgentRequestHandler implements A2ARequestHandler {
     const references =
       message.referenceTaskIds.length === 0
         ? NO_REFERENCES
-        : await this.#resolveReferences(message.referenceTaskIds, contextId, scope);
+        : await this.#resolveReferences(message.referenceTaskIds, contextId, scope, owner);
 
     if (pushConfig && pushNotificationStore) {
       await pushNotificationStore.save(
         create(TaskPushNotificationConfigSchema, { ...pushConfig, taskId, id: pushConfig.id || randomUuid() }),
         scope,
+        owner,
       );
     }
 
     // From here on nothing awaits until the execution is registered: no other request can interleave.
     const current = this.liveTasks.get(taskId, scope);
+    if (current && current.owner !== owner) throw taskNotFound(taskId);
     if (current) checkAcceptsMessages(current.task, message);
     const inbound: Message = { ...message, taskId, contextId };
-    const live = this.liveTasks.open(existing ?? newTask(taskId, contextId), scope, taskStore);
+    const live = this.liveTasks.open(existing?.task ?? newTask(taskId, contextId), scope, taskStore, {
+      owner,
+      version: existing?.version ?? 0,
+    });
     live.execution?.preempt("superseded");
     live.appendHistory(inbound);
 
@@ -294,17 +299,18 @@ export class AgentRequestHandler implements A2ARequestHandler {
     }
   }
 
-  /** `referenceTaskIds` resolved within this scope and this context only (no cross-context reads). */
+  /** `referenceTaskIds` resolved within this scope, this owner and this context only (no cross-context reads). */
   async #resolveReferences(
     ids: readonly string[],
     contextId: string,
     scope: string,
+    owner: string,
   ): Promise<{ resolved: Task[]; unresolved: string[] }> {
     const resolved: Task[] = [];
     const unresolved: string[] = [];
     for (const id of ids) {
-      const task = this.liveTasks.get(id, scope)?.task ?? (await this.#options.taskStore.get(id, scope));
-      if (task && task.contextId === contextId) resolved.push(snapshotTask(task));
+      const found = await this.#find(id, scope);
+      if (found && found.owner === owner && found.task.contextId === contextId) resolved.push(snapshotTask(found.task));
       else unresolved.push(id);
     }
     return { resolved, unresolved };
@@ -315,18 +321,19 @@ export class AgentRequestHandler implements A2ARequestHandler {
   async getTask(request: GetTaskRequest, context: ServerCallContext): Promise<Task> {
     this.#negotiate(context);
     checkHistoryLength(request.historyLength);
-    const task = await this.#findTask(request.id, scopeOf(request.tenant, context));
+    const { task } = await this.#findTask(request.id, scopeOf(request.tenant, context), ownerOf(context));
     return taskView(snapshotTask(task), { historyLength: request.historyLength });
   }
 
   async listTasks(request: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
     this.#negotiate(context);
-    const scope = scopeOf(request.tenant, context);
-    const stored = await this.#options.taskStore.list(scope);
-    // A live task is the freshest copy, and it may have been evicted from the store meanwhile.
-    const byId = new Map(stored.map((task) => [task.id, task]));
-    for (const live of this.liveTasks.inScope(scope)) byId.set(live.task.id, live.task);
-    return listTasksPage([...byId.values()], request);
+    return listTasks(
+      this.#options.taskStore,
+      this.liveTasks,
+      scopeOf(request.tenant, context),
+      ownerOf(context),
+      request,
+    );
   }
 
   /**
@@ -338,9 +345,16 @@ export class AgentRequestHandler implements A2ARequestHandler {
   async cancelTask(request: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
     this.#negotiate(context, request.metadata);
     const scope = scopeOf(request.tenant, context);
-    const stored = this.liveTasks.get(request.id, scope) ? undefined : await this.#findTask(request.id, scope);
+    const owner = ownerOf(context);
+    const running = this.liveTasks.get(request.id, scope);
+    if (running && running.owner !== owner) throw taskNotFound(request.id);
+    const stored = running ? undefined : await this.#findTask(request.id, scope, owner);
     const live =
-      this.liveTasks.get(request.id, scope) ?? this.liveTasks.open(stored as Task, scope, this.#options.taskStore);
+      this.liveTasks.get(request.id, scope) ??
+      this.liveTasks.open((stored as StoredTask).task, scope, this.#options.taskStore, {
+        owner,
+        version: (stored as StoredTask).version,
+      });
     const state = live.task.status?.state;
     if (state === TaskState.CANCELED) return live.snapshot();
     if (live.terminal) {
@@ -370,9 +384,9 @@ export class AgentRequestHandler implements A2ARequestHandler {
     this.#negotiate(context);
     this.#checkStreaming();
     const scope = scopeOf(request.tenant, context);
-    const stored = await this.#findTask(request.id, scope);
+    const stored = await this.#findTask(request.id, scope, ownerOf(context));
     const live = this.liveTasks.get(request.id, scope);
-    const task = live?.task ?? stored;
+    const task = live?.task ?? stored.task;
     if (isTerminalState(task.status?.state ?? TaskState.UNSPECIFIED)) {
       throw new UnsupportedOperationError(
         `Task ${request.id} is ${stateName(task.status?.state)}; a terminal task has no updates to subscribe to`,
@@ -394,10 +408,16 @@ export class AgentRequestHandler implements A2ARequestHandler {
     if (!this.#options.streaming) throw new UnsupportedOperationError("This agent does not serve streaming methods");
   }
 
-  async #findTask(taskId: string, scope: string): Promise<Task> {
-    const task = this.liveTasks.get(taskId, scope)?.task ?? (await this.#options.taskStore.get(taskId, scope));
-    if (!task) throw taskNotFound(taskId);
-    return task;
+  /** The task live on this replica or else stored, whoever owns it. */
+  async #find(taskId: string, scope: string): Promise<StoredTask | undefined> {
+    return this.liveTasks.get(taskId, scope) ?? (await this.#options.taskStore.get(taskId, scope));
+  }
+
+  /** The caller's task: -32001 for an unknown and for another owner's task alike, so ids cannot be probed. */
+  async #findTask(taskId: string, scope: string, owner: string): Promise<StoredTask> {
+    const found = await this.#find(taskId, scope);
+    if (!found || found.owner !== owner) throw taskNotFound(taskId);
+    return found;
   }
 
   // ----------------------------------------------------- push notifications
@@ -410,9 +430,10 @@ export class AgentRequestHandler implements A2ARequestHandler {
     if (!request.taskId) throw invalidParams([{ field: "taskId", description: "taskId is required" }]);
     checkWebhookUrl(request.url, "url");
     const scope = scopeOf(request.tenant, context);
-    await this.#findTask(request.taskId, scope);
+    const owner = ownerOf(context);
+    await this.#findTask(request.taskId, scope, owner);
     const config = create(TaskPushNotificationConfigSchema, { ...request, id: request.id || randomUuid() });
-    await store.save(config, scope);
+    await store.save(config, scope, owner);
     return clone(TaskPushNotificationConfigSchema, config);
   }
 
@@ -422,8 +443,8 @@ export class AgentRequestHandler implements A2ARequestHandler {
   ): Promise<TaskPushNotificationConfig> {
     const store = this.#pushStore(context);
     const scope = scopeOf(request.tenant, context);
-    await this.#findTask(request.taskId, scope);
-    const config = await store.get(request.taskId, request.id, scope);
+    await this.#findTask(request.taskId, scope, ownerOf(context));
+    const config = (await store.get(request.taskId, request.id, scope))?.config;
     if (!config) {
       throw new TaskNotFoundError(`Push notification config ${request.id} of task ${request.taskId} not found`, {
         metadata: { taskId: request.taskId, configId: request.id },
@@ -443,15 +464,13 @@ export class AgentRequestHandler implements A2ARequestHandler {
       throw invalidParams([{ field: "pageSize", description: "pageSize must not be negative" }]);
     const pageSize = Math.min(request.pageSize || DEFAULT_PUSH_CONFIG_PAGE_SIZE, DEFAULT_PUSH_CONFIG_PAGE_SIZE);
     const scope = scopeOf(request.tenant, context);
-    await this.#findTask(request.taskId, scope);
+    await this.#findTask(request.taskId, scope, ownerOf(context));
     const after = request.pageToken ? decodeConfigToken(request.pageToken) : undefined;
-    const all = (await store.list(request.taskId, scope)).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    const rest = after === undefined ? all : all.filter((c) => c.id > after);
-    const page = rest.slice(0, pageSize);
+    const page = await store.list(request.taskId, scope, { after, pageSize });
+    const last = page.configs[page.configs.length - 1];
     return create(ListTaskPushNotificationConfigsResponseSchema, {
-      configs: page.map((c) => clone(TaskPushNotificationConfigSchema, c)),
-      nextPageToken:
-        rest.length > page.length ? encodeConfigToken((page[page.length - 1] as TaskPushNotificationConfig).id) : "",
+      configs: page.configs.map((stored) => clone(TaskPushNotificationConfigSchema, stored.config)),
+      nextPageToken: page.more && last ? encodeConfigToken(last.config.id) : "",
     });
   }
 
@@ -461,7 +480,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
   ): Promise<Empty> {
     const store = this.#pushStore(context);
     const scope = scopeOf(request.tenant, context);
-    await this.#findTask(request.taskId, scope);
+    await this.#findTask(request.taskId, scope, ownerOf(context));
     await store.delete(request.taskId, request.id, scope);
     return create(EmptySchema);
   }
@@ -529,6 +548,15 @@ function checkAcceptsMessages(task: Task, message: Message): void {
 export function scopeOf(tenant: string, context: ServerCallContext): string {
   const verified = headerValue(context.headers, NOVAOS_CONTEXT_HEADERS.tenantId)?.trim() ?? "";
   return `${tenant.length}:${tenant}${verified}`;
+}
+
+/**
+ * Who the caller is, as tasks and push configs record it: the caller sees
+ * only the tasks it owns. Callers are not authenticated yet, so every caller
+ * is the same, empty, owner.
+ */
+export function ownerOf(_context: ServerCallContext): string {
+  return "";
 }
 
 function pushNotSupported(): PushNotificationNotSupportedError {

@@ -62,7 +62,10 @@ export { createNodeListener, type NodeListenerOptions, type NodeRequestListener 
 export {
   DEFAULT_MAX_PUSH_CONFIGS,
   InMemoryPushNotificationConfigStore,
+  type PushConfigPage,
+  type PushConfigQuery,
   type PushNotificationConfigStore,
+  type StoredPushConfig,
 } from "./push-config-store.js";
 export type { A2AHandlerMethod, A2ARequestHandler } from "./request-handler.js";
 export { handlerMethodName } from "./request-handler.js";
@@ -76,5 +79,22 @@ export {
   taskStateForSkillStatus,
 } from "./skill-result.js";
 export type { RegisteredSkill, SkillOptions } from "./skills.js";
-export { DEFAULT_MAX_TASKS, InMemoryTaskStore, type TaskStore } from "./task-store.js";
+export {
+  CorruptRecordError,
+  StoreError,
+  StoreTimeoutError,
+  StoreUnavailableError,
+  TaskVersionConflictError,
+} from "./store-errors.js";
+export { compareTasks, matchesQuery, sortsAfter, statusTime } from "./task-order.js";
+export {
+  DEFAULT_MAX_TASKS,
+  InMemoryTaskStore,
+  type StoredTask,
+  type TaskCursor,
+  type TaskPage,
+  type TaskQuery,
+  type TaskStore,
+  type TaskWriter,
+} from "./task-store.js";
 export { type AddArtifactOptions, type StatusMessage, TaskSealedError, TaskUpdater } from "./task-updater.js";

@@ -1,42 +1,21 @@
 /**
- * ListTasks over a scope's tasks (spec §3.1.4): filters, ordering by status
- * timestamp (most recent first, task id ascending between equal timestamps),
- * cursor pagination, and the response fields the proto requires. See
- * docs/decisions.md for the values chosen here.
+ * ListTasks (spec §3.1.4) between the wire and the task store: the request's
+ * checks, the page token as the codec of a store cursor, the live tasks a
+ * store dropped, and the response fields the proto requires. The filters,
+ * order and paging themselves are the store's (`TaskStore.list`). See
+ * docs/decisions.md (S7) for the values chosen here.
  */
 import { create } from "@bufbuild/protobuf";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
-import {
-  type ListTasksRequest,
-  type ListTasksResponse,
-  ListTasksResponseSchema,
-  type Task,
-  TaskState,
-} from "../../gen/a2a_pb.js";
+import { type ListTasksRequest, type ListTasksResponse, ListTasksResponseSchema, type Task } from "../../gen/a2a_pb.js";
 import { invalidParams } from "../a2a/protojson.js";
-import { compareTimestamps } from "../a2a/timestamps.js";
-import { snapshotTask } from "./live-task.js";
+import { type LiveTasks, snapshotTask } from "./live-task.js";
+import { compareTasks, matchesQuery, sortsAfter, statusTime } from "./task-order.js";
+import type { StoredTask, TaskCursor, TaskPage, TaskQuery, TaskStore } from "./task-store.js";
 import { checkHistoryLength, taskView } from "./task-view.js";
 
 export const DEFAULT_LIST_PAGE_SIZE = 50;
 export const MAX_LIST_PAGE_SIZE = 100;
-
-const EPOCH: Timestamp = { $typeName: "google.protobuf.Timestamp", seconds: 0n, nanos: 0 };
-
-function statusTime(task: Task): Timestamp {
-  return task.status?.timestamp ?? EPOCH;
-}
-
-/** Most recent first; equal instants by task id, so the order is total and pages never overlap. */
-function compareTasks(a: Task, b: Task): number {
-  return compareTimestamps(statusTime(b), statusTime(a)) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-}
-
-interface Cursor {
-  readonly seconds: bigint;
-  readonly nanos: number;
-  readonly id: string;
-}
 
 const TOKEN_PREFIX = "t1.";
 
@@ -46,7 +25,7 @@ export function encodePageToken(task: Task): string {
   return TOKEN_PREFIX + Buffer.from(JSON.stringify([t.seconds.toString(), t.nanos, task.id])).toString("base64url");
 }
 
-function decodePageToken(token: string): Cursor {
+function decodePageToken(token: string): TaskCursor {
   const bad = () => invalidParams([{ field: "pageToken", description: "pageToken is not a token this agent issued" }]);
   if (!token.startsWith(TOKEN_PREFIX)) throw bad();
   let value: unknown;
@@ -59,14 +38,8 @@ function decodePageToken(token: string): Cursor {
   const [seconds, nanos, id] = value as unknown[];
   if (typeof seconds !== "string" || !/^-?\d{1,20}$/.test(seconds) || !Number.isInteger(nanos)) throw bad();
   if (typeof id !== "string") throw bad();
-  return { seconds: BigInt(seconds), nanos: nanos as number, id };
-}
-
-/** True when `task` sorts after the cursor's task. */
-function isAfter(task: Task, cursor: Cursor): boolean {
-  const t = statusTime(task);
-  const byTime = compareTimestamps({ ...EPOCH, seconds: cursor.seconds, nanos: cursor.nanos }, t);
-  return byTime > 0 || (byTime === 0 && task.id > cursor.id);
+  const time: Timestamp = { $typeName: "google.protobuf.Timestamp", seconds: BigInt(seconds), nanos: nanos as number };
+  return { statusTime: time, taskId: id };
 }
 
 /** The effective page size: default when unset, -32602 below 1, capped at the maximum. */
@@ -78,28 +51,72 @@ function pageSizeOf(request: ListTasksRequest): number {
   return Math.min(request.pageSize, MAX_LIST_PAGE_SIZE);
 }
 
-/** One page of `tasks` (every task of the caller's scope) for the request. */
-export function listTasksPage(tasks: readonly Task[], request: ListTasksRequest): ListTasksResponse {
+/** The store query for a request by `owner`; throws -32602 for a bad page size, history length or token. */
+export function taskQueryOf(request: ListTasksRequest, owner: string): TaskQuery {
   const pageSize = pageSizeOf(request);
   checkHistoryLength(request.historyLength);
-  const cursor = request.pageToken ? decodePageToken(request.pageToken) : undefined;
-  const after = request.statusTimestampAfter;
-  const matching = tasks.filter(
-    (task) =>
-      (!request.contextId || task.contextId === request.contextId) &&
-      (request.status === TaskState.UNSPECIFIED || task.status?.state === request.status) &&
-      (!after || compareTimestamps(statusTime(task), after) >= 0),
-  );
-  matching.sort(compareTasks);
-  const start = cursor ? matching.findIndex((task) => isAfter(task, cursor)) : 0;
-  const from = start < 0 ? matching.length : start;
-  const page = matching.slice(from, from + pageSize);
-  const more = from + page.length < matching.length;
-  const view = { historyLength: request.historyLength, includeArtifacts: request.includeArtifacts ?? false };
-  return create(ListTasksResponseSchema, {
-    tasks: page.map((task) => snapshotTask(taskView(task, view))),
-    nextPageToken: more && page.length > 0 ? encodePageToken(page[page.length - 1] as Task) : "",
+  return {
+    owner,
+    contextId: request.contextId ?? "",
+    status: request.status,
+    statusTimestampAfter: request.statusTimestampAfter,
+    after: request.pageToken ? decodePageToken(request.pageToken) : undefined,
     pageSize,
-    totalSize: matching.length,
+    includeArtifacts: request.includeArtifacts ?? false,
+  };
+}
+
+/** The response for a store page: views of the tasks, the next token, the page size and the total. */
+export function listTasksResponse(page: TaskPage, query: TaskQuery, request: ListTasksRequest): ListTasksResponse {
+  const view = { historyLength: request.historyLength, includeArtifacts: query.includeArtifacts };
+  const last = page.tasks[page.tasks.length - 1];
+  return create(ListTasksResponseSchema, {
+    tasks: page.tasks.map((stored) => snapshotTask(taskView(stored.task, view))),
+    nextPageToken: page.more && last ? encodePageToken(last.task) : "",
+    pageSize: query.pageSize,
+    totalSize: page.totalSize,
   });
+}
+
+/**
+ * One ListTasks page of `scope` for `owner`. When the store may drop tasks on
+ * its own, the tasks live on this replica that it no longer holds are merged
+ * in, at their place in the order, and counted (decision S4).
+ */
+export async function listTasks(
+  store: TaskStore,
+  liveTasks: LiveTasks,
+  scope: string,
+  owner: string,
+  request: ListTasksRequest,
+): Promise<ListTasksResponse> {
+  const query = taskQueryOf(request, owner);
+  const page = await store.list(scope, query);
+  return listTasksResponse(
+    store.evicts ? await withDroppedLiveTasks(page, store, liveTasks, scope, query) : page,
+    query,
+    request,
+  );
+}
+
+async function withDroppedLiveTasks(
+  page: TaskPage,
+  store: TaskStore,
+  liveTasks: LiveTasks,
+  scope: string,
+  query: TaskQuery,
+): Promise<TaskPage> {
+  const dropped: StoredTask[] = [];
+  for (const live of liveTasks.inScope(scope)) {
+    if (matchesQuery(live, query) && !(await store.get(live.task.id, scope))) dropped.push(live);
+  }
+  if (dropped.length === 0) return page;
+  const after = query.after;
+  const merged = [...page.tasks, ...dropped.filter((stored) => !after || sortsAfter(stored.task, after))];
+  merged.sort((a, b) => compareTasks(a.task, b.task));
+  return {
+    tasks: merged.slice(0, query.pageSize),
+    more: page.more || merged.length > query.pageSize,
+    totalSize: page.totalSize + dropped.length,
+  };
 }

@@ -19,7 +19,7 @@ import { isTerminal } from "../a2a/task-state.js";
 import { EventQueue } from "./event-queue.js";
 import type { Execution } from "./execution.js";
 import { artifactUpdate, statusUpdate, streamResponse, taskStatus } from "./message-literals.js";
-import { scopedKey, type TaskStore } from "./task-store.js";
+import { type StoredTask, scopedKey, type TaskStore, type TaskWriter } from "./task-store.js";
 
 export interface ArtifactWrite {
   artifact: Artifact;
@@ -36,7 +36,7 @@ export interface ArtifactWrite {
 /** Up to this many artifacts, an id is found by a scan; past it, through an index. */
 const SCANNED_ARTIFACTS = 8;
 
-export class LiveTask {
+export class LiveTask implements StoredTask {
   readonly task: Task;
   readonly scope: string;
   /** The task's key among the live tasks (and in the in-memory store). */
@@ -45,17 +45,28 @@ export class LiveTask {
   #closed = false;
   /** The execution allowed to write through a task updater, if any. */
   execution: Execution | undefined;
+  /** The task's owner and the stored version this copy replaces on its next save. */
+  readonly writer: TaskWriter;
   readonly #store: TaskStore;
   /** Artifact positions by id, made once a task has more artifacts than a scan is worth. */
   #artifactIndex: Map<string, number> | undefined;
   #saving: Promise<void> = Promise.resolve();
   #queuedSave: Promise<void> | undefined;
 
-  constructor(task: Task, scope: string, store: TaskStore) {
+  constructor(task: Task, scope: string, store: TaskStore, writer: TaskWriter) {
     this.task = task;
     this.scope = scope;
     this.key = scopedKey(task.id, scope);
+    this.writer = writer;
     this.#store = store;
+  }
+
+  get owner(): string {
+    return this.writer.owner;
+  }
+
+  get version(): number {
+    return this.writer.version;
   }
 
   /** The task's event fan-out, made when the first stream subscribes. */
@@ -164,11 +175,11 @@ export class LiveTask {
    * while a save is waiting share it (it saves the state as of when it runs).
    */
   persist(): Promise<void> {
-    if (this.#store.savesSynchronously) return this.#store.save(this.task, this.scope);
+    if (this.#store.savesSynchronously) return this.#store.save(this.task, this.scope, this.writer);
     if (this.#queuedSave) return this.#queuedSave;
     const save = this.#saving.then(() => {
       this.#queuedSave = undefined;
-      return this.#store.save(this.task, this.scope);
+      return this.#store.save(this.task, this.scope, this.writer);
     });
     this.#queuedSave = save;
     this.#saving = save.catch(() => undefined);
@@ -213,11 +224,14 @@ export class LiveTasks {
     return this.#tasks.get(scopedKey(taskId, scope));
   }
 
-  /** The registered live task for this task, registering `task` if there is none yet. */
-  open(task: Task, scope: string, store: TaskStore): LiveTask {
+  /**
+   * The registered live task for this task, registering `task` if there is
+   * none yet; `writer` says whose it is and which stored version it replaces.
+   */
+  open(task: Task, scope: string, store: TaskStore, writer: TaskWriter): LiveTask {
     const existing = this.get(task.id, scope);
     if (existing) return existing;
-    const live = new LiveTask(task, scope, store);
+    const live = new LiveTask(task, scope, store, writer);
     this.#tasks.set(live.key, live);
     return live;
   }

@@ -1,8 +1,11 @@
 /**
- * A map from (group, key) to values, capped at `capacity` entries, that
- * evicts the least recently written entry across all groups: `set` makes an
- * entry the newest, `get` does not. Entries are kept in a doubly linked list
- * beside the index, so every operation is O(1).
+ * A map from (group, key) to entries, capped at `capacity` entries, that
+ * evicts the least recently written entry across all groups: `add` and
+ * `touch` make an entry the newest, `get` does not. Entries are kept in a
+ * doubly linked list beside the index, so every operation is O(1).
+ *
+ * The entries are the caller's own objects (a store's records), carrying
+ * their links: a stored item costs one object, not a record plus a list node.
  *
  * Why not one `Map` keyed by a string joining group and key: a `Map` used as
  * its own LRU (delete, re-insert, evict `keys().next()`) is not O(1) in V8,
@@ -13,20 +16,20 @@
  * and keep their hash.
  */
 
-interface Entry<V> {
+/** An entry's place in the map and its links; the links belong to the map. */
+export interface LruEntry<E> {
   readonly group: string;
   readonly key: string;
-  value: V;
-  older: Entry<V> | undefined;
-  newer: Entry<V> | undefined;
+  older: E | undefined;
+  newer: E | undefined;
 }
 
-export class LruMap<V> {
+export class LruMap<E extends LruEntry<E>> {
   readonly capacity: number;
-  readonly #groups = new Map<string, Map<string, Entry<V>>>();
+  readonly #groups = new Map<string, Map<string, E>>();
   #size = 0;
-  #oldest: Entry<V> | undefined;
-  #newest: Entry<V> | undefined;
+  #oldest: E | undefined;
+  #newest: E | undefined;
 
   constructor(capacity: number) {
     this.capacity = capacity;
@@ -36,35 +39,42 @@ export class LruMap<V> {
     return this.#size;
   }
 
-  /** The value, without making it more recent. */
-  get(group: string, key: string): V | undefined {
-    return this.#groups.get(group)?.get(key)?.value;
+  /** The entry, without making it more recent. */
+  get(group: string, key: string): E | undefined {
+    return this.#groups.get(group)?.get(key);
   }
 
-  /** Inserts or replaces the value and makes it the newest; evicts the oldest past the capacity. */
-  set(group: string, key: string, value: V): void {
-    let entries = this.#groups.get(group);
-    const entry = entries?.get(key);
-    if (entry) {
-      entry.value = value;
-      if (entry !== this.#newest) {
-        this.#unlink(entry);
-        this.#append(entry);
-      }
-      return;
+  /** The entry, made the newest; undefined (and nothing changed) when there is none. */
+  touch(group: string, key: string): E | undefined {
+    const entry = this.#groups.get(group)?.get(key);
+    if (entry && entry !== this.#newest) {
+      this.#unlink(entry);
+      this.#append(entry);
     }
+    return entry;
+  }
+
+  /**
+   * Adds the entry as the newest and evicts the oldest past the capacity;
+   * when one with its (group, key) is there already, changes nothing and
+   * answers that one.
+   */
+  add(entry: E): E | undefined {
+    let entries = this.#groups.get(entry.group);
     if (!entries) {
       entries = new Map();
-      this.#groups.set(group, entries);
+      this.#groups.set(entry.group, entries);
     }
-    const added: Entry<V> = { group, key, value, older: undefined, newer: undefined };
-    entries.set(key, added);
+    const present = entries.get(entry.key);
+    if (present) return present;
+    entries.set(entry.key, entry);
     this.#size++;
-    this.#append(added);
+    this.#append(entry);
     if (this.#size > this.capacity) {
-      const oldest = this.#oldest as Entry<V>;
+      const oldest = this.#oldest as E;
       this.delete(oldest.group, oldest.key);
     }
+    return undefined;
   }
 
   delete(group: string, key: string): void {
@@ -78,18 +88,17 @@ export class LruMap<V> {
   }
 
   /** The entries of one group, from the least to the most recently written. */
-  *values(group: string): Generator<V> {
-    const entries = this.#groups.get(group);
-    if (!entries) return;
-    for (let entry = this.#oldest; entry; entry = entry.newer) if (entry.group === group) yield entry.value;
+  *values(group: string): Generator<E> {
+    if (!this.#groups.has(group)) return;
+    for (let entry = this.#oldest; entry; entry = entry.newer) if (entry.group === group) yield entry;
   }
 
-  /** Every entry as `[group, key, value]`, from the least to the most recently written. */
-  *entries(): Generator<[string, string, V]> {
-    for (let entry = this.#oldest; entry; entry = entry.newer) yield [entry.group, entry.key, entry.value];
+  /** Every entry, from the least to the most recently written. */
+  *entries(): Generator<E> {
+    for (let entry = this.#oldest; entry; entry = entry.newer) yield entry;
   }
 
-  #append(entry: Entry<V>): void {
+  #append(entry: E): void {
     entry.older = this.#newest;
     entry.newer = undefined;
     if (this.#newest) this.#newest.newer = entry;
@@ -97,7 +106,7 @@ export class LruMap<V> {
     this.#newest = entry;
   }
 
-  #unlink(entry: Entry<V>): void {
+  #unlink(entry: E): void {
     if (entry.older) entry.older.newer = entry.newer;
     else this.#oldest = entry.newer;
     if (entry.newer) entry.newer.older = entry.older;

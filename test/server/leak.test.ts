@@ -85,7 +85,17 @@ describe("no leak after disconnecting streams", () => {
     expect(handler.liveTasks.subscriptionCount).toBe(0);
 
     // Every outcome was recorded (read in process: a pooled client socket would muddy the socket count).
-    const stored = await agent.taskStore.list(scopeOf("", { headers: {} } as unknown as ServerCallContext));
+    const stored = (
+      await agent.taskStore.list(scopeOf("", { headers: {} } as unknown as ServerCallContext), {
+        owner: "",
+        contextId: "",
+        status: TaskState.UNSPECIFIED,
+        statusTimestampAfter: undefined,
+        after: undefined,
+        pageSize: STREAMS,
+        includeArtifacts: true,
+      })
+    ).tasks.map((stored) => stored.task);
     expect(stored).toHaveLength(STREAMS);
     expect(stored.every((t) => t.status?.state === TaskState.COMPLETED && t.artifacts.length === 2)).toBe(true);
 

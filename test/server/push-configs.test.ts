@@ -124,21 +124,24 @@ describe("InMemoryPushNotificationConfigStore", () => {
 
   it("evicts the least recently saved config past its cap; get does not refresh", async () => {
     const store = new InMemoryPushNotificationConfigStore({ maxConfigs: 2 });
-    await store.save(config("t", "a"), "");
-    await store.save(config("t", "b"), "");
+    await store.save(config("t", "a"), "", "");
+    await store.save(config("t", "b"), "", "");
     await store.get("t", "a", "");
-    await store.save(config("t", "c"), "");
+    await store.save(config("t", "c"), "", "");
     expect(await store.get("t", "a", "")).toBeUndefined();
-    expect((await store.list("t", "")).map((c) => c.id)).toEqual(["b", "c"]);
+    expect((await store.list("t", "", { after: undefined, pageSize: 10 })).configs.map((c) => c.config.id)).toEqual([
+      "b",
+      "c",
+    ]);
     expect(() => new InMemoryPushNotificationConfigStore({ maxConfigs: 0 })).toThrow(RangeError);
   });
 
   it("scopes configs by task and scope", async () => {
     const store = new InMemoryPushNotificationConfigStore();
-    await store.save(config("t1", "a"), "s1");
-    await store.save(config("t1", "a"), "s2");
-    await store.save(config("t2", "a"), "s1");
-    expect(await store.list("t1", "s1")).toHaveLength(1);
+    await store.save(config("t1", "a"), "s1", "");
+    await store.save(config("t1", "a"), "s2", "");
+    await store.save(config("t2", "a"), "s1", "");
+    expect((await store.list("t1", "s1", { after: undefined, pageSize: 10 })).configs).toHaveLength(1);
     await store.delete("t1", "a", "s1");
     expect(await store.get("t1", "a", "s1")).toBeUndefined();
     expect(await store.get("t1", "a", "s2")).toBeDefined();

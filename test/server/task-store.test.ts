@@ -7,32 +7,40 @@ import { AgentBuilder } from "../../src/server/agent-builder.js";
 import { scopeOf } from "../../src/server/agent-request-handler.js";
 import type { ServerCallContext } from "../../src/server/call-context.js";
 import { InMemoryTaskStore } from "../../src/server/task-store.js";
+import { put as putTask, query } from "../stores/task-store-suite.js";
 import { deferred, result, serveAgent, userMessage } from "./support/agent-server.js";
 
 const task = (id: string) => create(TaskSchema, { id });
 const DEFAULT_SCOPE = scopeOf("", { headers: {} } as unknown as ServerCallContext);
 
+const put = (store: InMemoryTaskStore, id: string, scope = "") => putTask(store, task(id), scope);
+
+async function ids(store: InMemoryTaskStore, scope = ""): Promise<string[]> {
+  const page = await store.list(scope, query({ owner: undefined }));
+  return page.tasks.map((stored) => stored.task.id).sort();
+}
+
 describe("InMemoryTaskStore", () => {
   it("evicts the least recently saved task past its cap; get does not refresh, save does", async () => {
     const store = new InMemoryTaskStore({ maxTasks: 2 });
-    await store.save(task("a"), "");
-    await store.save(task("b"), "");
+    await put(store, "a");
+    await put(store, "b");
     await store.get("a", "");
-    await store.save(task("c"), "");
+    await put(store, "c");
     expect(await store.get("a", "")).toBeUndefined();
-    await store.save(task("b"), "");
-    await store.save(task("d"), "");
-    expect((await store.list("")).map((t) => t.id)).toEqual(["b", "d"]);
+    await put(store, "b");
+    await put(store, "d");
+    expect(await ids(store)).toEqual(["b", "d"]);
     expect(store.size).toBe(2);
   });
 
   it("keeps scopes apart, even with ids that look like another scope's key", async () => {
     const store = new InMemoryTaskStore();
-    await store.save(task("1:x"), "a");
-    await store.save(task("x"), "a1:");
-    expect((await store.get("1:x", "a"))?.id).toBe("1:x");
+    await put(store, "1:x", "a");
+    await put(store, "x", "a1:");
+    expect((await store.get("1:x", "a"))?.task.id).toBe("1:x");
     expect(await store.get("1:x", "a1:")).toBeUndefined();
-    expect(await store.list("a")).toHaveLength(1);
+    expect(await ids(store, "a")).toHaveLength(1);
     await store.delete("1:x", "a");
     await store.delete("missing", "a");
     expect(await store.get("1:x", "a")).toBeUndefined();
@@ -66,7 +74,7 @@ describe("InMemoryTaskStore", () => {
       expect((await result(server.url, "ListTasks", {})).totalSize).toBe(3);
       gate.resolve();
       await agent.requestHandler().whenIdle();
-      expect((await store.get(slow.id, DEFAULT_SCOPE))?.status?.state).toBeDefined();
+      expect((await store.get(slow.id, DEFAULT_SCOPE))?.task.status?.state).toBeDefined();
       expect((await result(server.url, "GetTask", { id: slow.id })).status.state).toBe("TASK_STATE_COMPLETED");
     } finally {
       await server.close();

@@ -28,7 +28,7 @@ async function writeChunks(live: LiveTask, count: number): Promise<number> {
   return turns;
 }
 
-const liveTask = () => new LiveTask(newTask("t", "c"), "scope", new InMemoryTaskStore());
+const liveTask = () => new LiveTask(newTask("t", "c"), "scope", new InMemoryTaskStore(), { owner: "", version: 0 });
 
 describe("task updater: streams get to drain", () => {
   it("stays on microtasks when no stream watches", async () => {

@@ -1,0 +1,18 @@
+/**
+ * `@novaos/client-sdk/fleet`: durable task and push-config stores on
+ * PostgreSQL for agents run as several replicas, and the migration that
+ * prepares their database. Needs the `pg` package (an optional peer
+ * dependency). See docs/fleet.md.
+ */
+export { loadMigrations, MIGRATION_LOCK_KEY, type MigrateOptions, type Migration, migrate } from "./migrate.js";
+export { PgPushNotificationConfigStore, type PgPushNotificationConfigStoreOptions } from "./pg-push-config-store.js";
+export { PgTaskStore, type PgTaskStoreOptions } from "./pg-task-store.js";
+export {
+  createPostgresPool,
+  DEFAULT_CONNECTION_TIMEOUT_MS,
+  DEFAULT_POOL_SIZE,
+  DEFAULT_STATEMENT_TIMEOUT_MS,
+  type PostgresClient,
+  type PostgresPool,
+  type PostgresPoolOptions,
+} from "./postgres-pool.js";
