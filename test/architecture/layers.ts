@@ -21,7 +21,8 @@ export type Area =
   | "platform"
   | "discovery"
   | "index"
-  | "cli";
+  | "cli"
+  | "fleet";
 
 const BASE: readonly Area[] = ["gen", "a2a", "errors", "runtime"];
 const SHARED: readonly Area[] = [...BASE, "security", "capabilities", "messages", "http"];
@@ -44,6 +45,8 @@ export const MAY_IMPORT: Readonly<Record<Area, readonly Area[]>> = {
   index: [...SHARED, "server", "client", "platform", "discovery"],
   // The command-line tool is built on the public API only.
   cli: ["index"],
+  // The PostgreSQL stores implement the server's store seam.
+  fleet: [...SHARED, "server"],
 };
 
 /**

@@ -56,7 +56,7 @@ function check(all: Snippet[]): { problems: string[]; exported: Set<string> } {
     skipLibCheck: true,
     esModuleInterop: true,
     baseUrl: ROOT,
-    paths: { "@novaos/client-sdk": [ENTRY] },
+    paths: { "@novaos/client-sdk": [ENTRY], "@novaos/client-sdk/fleet": [path.join(ROOT, "src/fleet/index.ts")] },
   };
   const host = ts.createCompilerHost(options);
   const readFile = host.readFile.bind(host);
