@@ -91,3 +91,4 @@ export {
 export { type ToolCallTraceOptions, TRACER_NAME, tracedGatewayCall, tracedToolCall } from "./runtime/tracing.js";
 export * from "./security/index.js";
 export * from "./server/index.js";
+export * from "./tools/index.js";

@@ -3,13 +3,14 @@
  * metadata, the pod headers, secrets, tools, logging and custom headers.
  */
 import { Writable } from "node:stream";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { SealedEnvelopeError, SecretNotDeliveredError } from "../../src/errors/novaos-errors.js";
 import { platformContextMetadata } from "../../src/messages/platform-context.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { AgentBuilder, type AgentBuilderOptions } from "../../src/server/agent-builder.js";
 import type { AgentExecutionContext } from "../../src/server/agent-execution-context.js";
-import { ToolsNotConfiguredError } from "../../src/server/agent-execution-context.js";
+import { ToolBindings } from "../../src/tools/tool-bindings.js";
+import { ToolsNotConfiguredError } from "../../src/tools/tool-errors.js";
 import type { SecretSource } from "../../src/server/secret-source.js";
 import { type RunningServer, rpc, serveAgent, userMessage, V1 } from "./support/agent-server.js";
 
@@ -215,9 +216,19 @@ describe("tools", () => {
     expect(built).toBe(1);
   });
 
-  it("throws ToolsNotConfiguredError without a factory", async () => {
-    const error = await probe((ctx) => ctx.tools, { message: userMessage("hi") }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ToolsNotConfiguredError);
+  it("without a factory gives the platform tools, whose calls throw ToolsNotConfiguredError naming MCP_GATEWAY_URL when it is unset", async () => {
+    vi.stubEnv("MCP_GATEWAY_URL", "");
+    try {
+      const [tools, error] = await probe<[unknown, unknown], ToolBindings>(
+        async (ctx) => [ctx.tools, await ctx.tools.knowledge.search("x").catch((e: unknown) => e)],
+        { message: userMessage("hi") },
+      );
+      expect(tools).toBeInstanceOf(ToolBindings);
+      expect(error).toBeInstanceOf(ToolsNotConfiguredError);
+      expect((error as Error).message).toContain("MCP_GATEWAY_URL");
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 });
 
