@@ -9,9 +9,9 @@ import { platformContextMetadata } from "../../src/messages/platform-context.js"
 import { createLogger } from "../../src/runtime/logger.js";
 import { AgentBuilder, type AgentBuilderOptions } from "../../src/server/agent-builder.js";
 import type { AgentExecutionContext } from "../../src/server/agent-execution-context.js";
+import type { SecretSource } from "../../src/server/secret-source.js";
 import { ToolBindings } from "../../src/tools/tool-bindings.js";
 import { ToolsNotConfiguredError } from "../../src/tools/tool-errors.js";
-import type { SecretSource } from "../../src/server/secret-source.js";
 import { type RunningServer, rpc, serveAgent, userMessage, V1 } from "./support/agent-server.js";
 
 const logger = createLogger({ level: "silent" });
