@@ -67,7 +67,7 @@ export class MemoryTool extends ToolBinding {
   }
 
   /** A new memory in `agent` or `run` scope. Sent once: pass an `idempotency_key` to make a repeat harmless. */
-  write(
+  async write(
     scope: MemoryScope,
     content: string,
     args: MemoryWriteArguments = {},
@@ -78,7 +78,7 @@ export class MemoryTool extends ToolBinding {
   }
 
   /** Changes one of the agent's own memories in place; `version` is the one last read (a stale one is refused). */
-  update(
+  async update(
     scope: MemoryScope,
     memoryId: string,
     version: number,
@@ -107,7 +107,7 @@ export class MemoryTool extends ToolBinding {
   }
 
   /** A hint for the consolidation pipeline, which decides what of a conversation reaches user memory. */
-  hint(
+  async hint(
     hint: string,
     conversationId: string,
     args: MemoryHintArguments = {},
