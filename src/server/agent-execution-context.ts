@@ -21,6 +21,7 @@ import type { ToolEvent } from "../messages/tool-event.js";
 import { ExecutionContext } from "../runtime/execution-context.js";
 import { getAgentLogger, type Logger } from "../runtime/logger.js";
 import { raceSignal } from "../runtime/race-signal.js";
+import { type SchemaViolation, validateAgainstSchema } from "../runtime/schema-validation.js";
 import type { ToolBindings } from "../tools/tool-bindings.js";
 import type { SecretCallInfo, SecretSource } from "./secret-source.js";
 import type { TaskUpdater } from "./task-updater.js";
@@ -136,6 +137,15 @@ export class AgentExecutionContext<TTools = ToolBindings> {
   /** A JSON Schema the caller wants the output to follow, if any. */
   get outputSchema(): JsonObject | undefined {
     return this.#init.platform?.outputSchema;
+  }
+
+  /**
+   * The ways `value` breaks `outputSchema` (`validateAgainstSchema`: never
+   * throws, nothing fetched); empty when it conforms or no schema was asked for.
+   */
+  validateOutput(value: unknown): SchemaViolation[] {
+    const schema = this.outputSchema;
+    return schema === undefined ? [] : validateAgainstSchema(schema, value);
   }
 
   /** Earlier turns, oldest first; empty means none were supplied, not that this is the first turn. */

@@ -128,6 +128,19 @@ describe("platform context", () => {
   });
 });
 
+describe("output schema", () => {
+  it("validateOutput checks a value against the caller's output schema, and passes anything without one", async () => {
+    const outputSchema = { type: "object", required: ["total"], properties: { total: { type: "number" } } };
+    const [good, bad] = await probe((ctx) => [ctx.validateOutput({ total: 3 }), ctx.validateOutput({ total: "3" })], {
+      message: userMessage("hi"),
+      metadata: platformContextMetadata({ outputSchema }),
+    });
+    expect(good).toEqual([]);
+    expect(bad).toEqual([{ path: "/total", message: "must be number", keyword: "type" }]);
+    expect(await probe((ctx) => ctx.validateOutput("anything"), { message: userMessage("hi") })).toEqual([]);
+  });
+});
+
 describe("custom headers", () => {
   it("keeps only the caller's own headers, lower-cased", async () => {
     const headers = await probe(
@@ -139,6 +152,8 @@ describe("custom headers", () => {
         Authorization: "Bearer t",
         "X-NovaOS-Tenant-Id": "t",
         traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+        "X-Tenant-ID": "another",
+        "Mcp-Session-Id": "s-1",
       },
     );
     expect(headers).toEqual({ "x-customer-ref": "abc" });
