@@ -71,7 +71,7 @@ function buildAgent(): AgentBuilder {
   agent.skill("hold", async (ctx, input) => {
     await ctx.tools.files.list();
     await gates.get(input);
-    await ctx.tools.files.read("notes.md");
+    await ctx.tools.files.read("notes.txt");
     return { output: input };
   });
   agent.skill("sink", async (ctx) => {

@@ -98,7 +98,7 @@ describe("tool retries", () => {
         token: GATEWAY_TOKEN,
         defaultTimeoutS: DEADLINE_S,
       });
-      const call = jittered.files.read("notes.md");
+      const call = jittered.files.read("notes.txt");
       expect(await backoffs(clock, 2)).toEqual(expected);
       await call;
     }
@@ -210,15 +210,15 @@ describe("tool circuit breakers", () => {
   it("lets one probe through after 30 s: a failed probe reopens it, a successful one closes it", async () => {
     tools = bindings({ maxAttempts: 1 });
     gateway.answer = () => refusal(502);
-    for (let i = 0; i < 5; i++) await tools.files.read("a.md").catch(() => undefined);
+    for (let i = 0; i < 5; i++) await tools.files.read("a.txt").catch(() => undefined);
     const policy = (tools.caller.gateway as McpToolGateway).policyFor("novaos.files.read");
     clock.advance(30_000);
-    await expect(tools.files.read("a.md")).rejects.toBeInstanceOf(NovaOSServerError);
+    await expect(tools.files.read("a.txt")).rejects.toBeInstanceOf(NovaOSServerError);
     expect(policy.breakerState).toBe("open");
-    await expect(tools.files.read("a.md")).rejects.toBeInstanceOf(CircuitOpenError);
+    await expect(tools.files.read("a.txt")).rejects.toBeInstanceOf(CircuitOpenError);
     clock.advance(30_000);
     gateway.answer = sampleAnswer;
-    expect((await tools.files.read("a.md")).path).toBe("reports/q1.md");
+    expect((await tools.files.read("a.txt")).path).toBe("reports/q1.md");
     expect(policy.breakerState).toBe("closed");
     expect(gateway.calls).toHaveLength(7);
   });

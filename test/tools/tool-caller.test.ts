@@ -201,7 +201,7 @@ describe("the evaluation transcript", () => {
     await tools.knowledge.search("call 555-123-4567 about ada@example.com");
     await evaluation.run(async () => {
       await tools.knowledge.search("call 555-123-4567 about ada@example.com");
-      await tools.files.read("gone.md").catch(() => undefined);
+      await tools.files.read("gone.txt").catch(() => undefined);
     });
     expect(EvaluationContext.current()).toBeUndefined();
     expect(
@@ -215,7 +215,7 @@ describe("the evaluation transcript", () => {
       },
       {
         toolName: "novaos.files.read",
-        args: { path: "gone.md" },
+        args: { path: "gone.txt" },
         success: false,
         error: "novaos.files.read failed: no such file",
       },
@@ -234,15 +234,15 @@ describe("the evaluation transcript", () => {
     });
     const inside = evaluation.run(async () => {
       await gate;
-      await tools.files.read("inside.md");
+      await tools.files.read("inside.txt");
     });
     const outside = (async () => {
       await gate;
-      await tools.files.read("outside.md");
+      await tools.files.read("outside.txt");
     })();
     release();
     await Promise.all([inside, outside]);
-    expect(evaluation.toolCalls.map((c) => c.arguments.path)).toEqual(["inside.md"]);
+    expect(evaluation.toolCalls.map((c) => c.arguments.path)).toEqual(["inside.txt"]);
   });
 });
 
