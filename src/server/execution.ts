@@ -88,8 +88,8 @@ export class Execution implements ToolEventChannel {
   #resolveSettled!: () => void;
   /** Settles the run's outcome: with the skill's, or with "preempted" first. */
   #settleOutcome: ((outcome: Outcome) => void) | undefined;
-  /** The tool events of a non-streaming run, for its final message. */
-  #toolEvents: ToolEvent[] = [];
+  /** The tool events of a non-streaming run, for its final message (made by the first one). */
+  #toolEvents: ToolEvent[] | undefined;
 
   /** Registers as the task's current execution; the caller must have preempted any earlier one. */
   constructor(options: ExecutionOptions) {
@@ -135,6 +135,7 @@ export class Execution implements ToolEventChannel {
     if (this.#over) return;
     const shown = this.#maskEvent(event);
     if (!this.#options.stream) {
+      this.#toolEvents ??= [];
       this.#toolEvents.push(shown);
       return;
     }
@@ -144,7 +145,7 @@ export class Execution implements ToolEventChannel {
 
   /** The tool events kept for the final message (none on a streaming run). */
   get bufferedToolEvents(): readonly ToolEvent[] {
-    return this.#toolEvents;
+    return this.#toolEvents ?? [];
   }
 
   /** @internal The live task reached `state` while this run owned it. */
@@ -304,7 +305,7 @@ export class Execution implements ToolEventChannel {
 
   /** A status write with an agent message (none when there are no parts), carrying the run's tool events. */
   async #write(state: TaskState, written: Part[]): Promise<void> {
-    const parts = this.#toolEvents.length > 0 ? [...written, toolEventsPart(this.#toolEvents)] : written;
+    const parts = this.#toolEvents ? [...written, toolEventsPart(this.#toolEvents)] : written;
     const task = this.live.task;
     const message = parts.length === 0 ? undefined : agentMessage(randomUuid(), task.id, task.contextId, parts);
     await this.live.writeStatus(state, message);

@@ -69,6 +69,7 @@ export {
   MCP_GATEWAY_URL_ENV,
   PollTimeoutError,
   ServiceDisabledError,
+  ToolCallError,
   ToolError,
   ToolNotFoundError,
   ToolsNotConfiguredError,

@@ -29,14 +29,14 @@ export class ToolsNotConfiguredError extends NovaOSError {
 
 interface ToolErrorOptions extends NovaOSErrorOptions {
   /** The tool's fully qualified name. */
-  toolName?: string;
+  toolName?: string | undefined;
   /** The call's id, as its tool events and the gateway name it. */
-  callId?: string;
+  callId?: string | undefined;
 }
 
-/** The tool ran and failed (`isError`): the message is the tool's own explanation. Never retried. */
-export class ToolError extends NovaOSError {
-  static override readonly brand: string = "ToolError";
+/** An error about one tool call, naming the tool and the call. */
+export class ToolCallError extends NovaOSError {
+  static override readonly brand: string = "ToolCallError";
   readonly toolName: string;
   readonly callId: string;
   constructor(message?: string, options: ToolErrorOptions = {}) {
@@ -44,6 +44,11 @@ export class ToolError extends NovaOSError {
     this.toolName = options.toolName ?? "";
     this.callId = options.callId ?? "";
   }
+}
+
+/** The tool ran and failed (`isError`): the message is the tool's own explanation. Never retried. */
+export class ToolError extends ToolCallError {
+  static override readonly brand: string = "ToolError";
 }
 
 /** The gateway knows no tool of that name for this caller (-32602 `TOOL_NOT_FOUND`). */
@@ -58,18 +63,11 @@ export class ToolNotFoundError extends NovaOSValidationError {
 
 /**
  * A write-class call needs the user's confirmation first (-32042): pause the
- * run for it with `createWriteConfirmationRequiredMessage(error.callId,
+ * run for it with `createWriteConfirmationRequiredMessage(text, error.callId,
  * error.toolName)` and call again once it is resumed.
  */
-export class WriteConfirmationRequiredError extends NovaOSError {
+export class WriteConfirmationRequiredError extends ToolCallError {
   static override readonly brand: string = "WriteConfirmationRequiredError";
-  readonly toolName: string;
-  readonly callId: string;
-  constructor(message?: string, options: ToolErrorOptions = {}) {
-    super(message, options);
-    this.toolName = options.toolName ?? "";
-    this.callId = options.callId ?? "";
-  }
 }
 
 /** The tool's service is switched off in this environment (-32043 `SERVICE_DISABLED`); the message says so. */
