@@ -94,10 +94,17 @@ function exportsOf(files: readonly string[]): Map<string, Map<string, Set<string
   return result;
 }
 
+/** The decisions of docs/decisions.md and of the pending files waiting to be folded into it. */
 function decisionIds(): Set<string> {
+  const pendingDir = path.join(ROOT, "docs/decisions");
+  const pending = existsSync(pendingDir)
+    ? readdirSync(pendingDir)
+        .filter((name) => /^pending-.+\.md$/.test(name))
+        .map((name) => path.join(pendingDir, name))
+    : [];
   const ids = new Set<string>();
-  for (const m of readFileSync(path.join(ROOT, "docs/decisions.md"), "utf8").matchAll(/^### ([A-Z]+\d+) —/gm)) {
-    ids.add(m[1] as string);
+  for (const file of [path.join(ROOT, "docs/decisions.md"), ...pending]) {
+    for (const m of readFileSync(file, "utf8").matchAll(/^### ([A-Z]+\d+) —/gm)) ids.add(m[1] as string);
   }
   return ids;
 }
