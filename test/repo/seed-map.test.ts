@@ -5,7 +5,7 @@
  * have and nothing blank where it counts; the counts the page states are the
  * rows' counts. Planned rows are skipped until their issue flips them.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
@@ -94,17 +94,11 @@ function exportsOf(files: readonly string[]): Map<string, Map<string, Set<string
   return result;
 }
 
-/** The decisions of docs/decisions.md and of the pending files waiting to be folded into it. */
+/** The decisions of docs/decisions.md. */
 function decisionIds(): Set<string> {
-  const pendingDir = path.join(ROOT, "docs/decisions");
-  const pending = existsSync(pendingDir)
-    ? readdirSync(pendingDir)
-        .filter((name) => /^pending-.+\.md$/.test(name))
-        .map((name) => path.join(pendingDir, name))
-    : [];
   const ids = new Set<string>();
-  for (const file of [path.join(ROOT, "docs/decisions.md"), ...pending]) {
-    for (const m of readFileSync(file, "utf8").matchAll(/^### ([A-Z]+\d+) —/gm)) ids.add(m[1] as string);
+  for (const m of readFileSync(path.join(ROOT, "docs/decisions.md"), "utf8").matchAll(/^### ([A-Z]+\d+) —/gm)) {
+    ids.add(m[1] as string);
   }
   return ids;
 }
