@@ -24,6 +24,18 @@ export default defineConfig([
   },
   {
     ...common,
+    // Its own build, like the fleet's: nothing of the local platform lands in a client or agent bundle.
+    entry: { "local-platform": "src/local-platform/index.ts" },
+  },
+  {
+    ...common,
+    // The novaos-platform bin: one executable ESM file (the shebang comes from src/local-platform/bin.ts).
+    entry: { "novaos-platform": "src/local-platform/bin.ts" },
+    format: ["esm"],
+    dts: false,
+  },
+  {
+    ...common,
     // The novaos-a2a bin: one executable ESM file (the shebang comes from src/cli/main.ts); its terminal
     // libraries stay dependencies, loaded by the bin only.
     entry: { cli: "src/cli/main.ts" },

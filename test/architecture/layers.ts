@@ -23,7 +23,8 @@ export type Area =
   | "discovery"
   | "index"
   | "cli"
-  | "fleet";
+  | "fleet"
+  | "local-platform";
 
 const BASE: readonly Area[] = ["gen", "a2a", "errors", "runtime"];
 const SHARED: readonly Area[] = [...BASE, "security", "capabilities", "messages", "http"];
@@ -50,6 +51,9 @@ export const MAY_IMPORT: Readonly<Record<Area, readonly Area[]>> = {
   cli: ["index"],
   // The PostgreSQL stores implement the server's store seam.
   fleet: [...SHARED, "server"],
+  // The local platform (its own entry and bin) runs agents with the client and serves what the platform
+  // clients and the tools call; nothing imports it.
+  "local-platform": [...SHARED, "server", "client", "discovery", "platform", "tools"],
 };
 
 /**

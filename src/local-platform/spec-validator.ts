@@ -1,0 +1,115 @@
+/**
+ * The checks of one OpenAPI document of `openapi/`, compiled lazily: the
+ * Ajv of a spec is made, and the validator of an operation's body,
+ * parameter or response schema built, the first time a request needs it, so
+ * the platform starts without compiling the seven specs up front.
+ *
+ * The document is added to one Ajv (JSON Schema 2020-12, the dialect of
+ * OpenAPI 3.1) under its own key, and every check is a `$ref` into it, so
+ * the spec's own `#/components/schemas/…` references resolve as written.
+ * The specs are the repository's own, so their patterns run on JavaScript's
+ * RegExp (the RE2 engine of `validateAgainstSchema`, meant for untrusted
+ * schemas, refuses the lookahead of the gateway's attachment name).
+ */
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/i;
+
+type Json = { readonly [key: string]: unknown };
+
+/** JSON Pointer escaping of one segment (RFC 6901). */
+function escapeSegment(segment: string): string {
+  return segment.replaceAll("~", "~0").replaceAll("/", "~1");
+}
+
+export class SpecValidator {
+  readonly name: string;
+  readonly document: Json;
+  readonly #key: string;
+  #ajvInstance: Ajv2020 | undefined;
+  readonly #compiled = new Map<string, ValidateFunction>();
+  readonly #inline = new WeakMap<object, ValidateFunction>();
+
+  constructor(name: string, document: Json) {
+    this.name = name;
+    this.document = document;
+    this.#key = `urn:novaos:openapi:${name}`;
+  }
+
+  /** The Ajv holding the document, made on the first check (an Ajv costs tens of milliseconds to make). */
+  get #ajv(): Ajv2020 {
+    if (!this.#ajvInstance) {
+      const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false, logger: false });
+      ajv.addFormat("uuid", UUID);
+      ajv.addFormat("uri", (value: string) => URL.canParse(value));
+      ajv.addFormat("date-time", DATE_TIME);
+      ajv.addSchema(this.document as object, this.#key);
+      this.#ajvInstance = ajv;
+    }
+    return this.#ajvInstance;
+  }
+
+  /** The object at a JSON Pointer of the document, following one `$ref` to a component (parameters, responses). */
+  resolve(value: unknown): Json | undefined {
+    let current = value;
+    for (let hops = 0; hops < 8 && isObject(current) && typeof current.$ref === "string"; hops++) {
+      current = this.at(current.$ref.replace(/^#/, ""));
+    }
+    return isObject(current) ? current : undefined;
+  }
+
+  /** The value at `pointer` (`/paths/~1agents/get`), or undefined. */
+  at(pointer: string): unknown {
+    let current: unknown = this.document;
+    for (const raw of pointer.split("/").slice(1)) {
+      const segment = raw.replaceAll("~1", "/").replaceAll("~0", "~");
+      if (!isObject(current)) return undefined;
+      current = current[segment];
+    }
+    return current;
+  }
+
+  /** Whether the document has a value at `segments`. */
+  has(segments: readonly string[]): boolean {
+    return this.at(pointerOf(segments)) !== undefined;
+  }
+
+  /** The violations of `value` against the schema at `segments` (unescaped), as readable lines. */
+  check(segments: readonly string[], value: unknown): string[] {
+    const pointer = pointerOf(segments);
+    let validate = this.#compiled.get(pointer);
+    if (!validate) {
+      validate = this.#ajv.compile({ $ref: `${this.#key}#${pointer}` });
+      this.#compiled.set(pointer, validate);
+    }
+    return violationsOf(validate, value);
+  }
+
+  /** The violations of `value` against a schema object of the document that holds no `$ref` (a parameter's). */
+  checkValue(schema: unknown, value: unknown): string[] {
+    if (!isObject(schema)) return [];
+    let validate = this.#inline.get(schema);
+    if (!validate) {
+      validate = this.#ajv.compile(schema);
+      this.#inline.set(schema, validate);
+    }
+    return violationsOf(validate, value);
+  }
+}
+
+function pointerOf(segments: readonly string[]): string {
+  return `/${segments.map(escapeSegment).join("/")}`;
+}
+
+function violationsOf(validate: ValidateFunction, value: unknown): string[] {
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map((error) => {
+    const extra = error.keyword === "additionalProperties" ? ` '${String(error.params.additionalProperty)}'` : "";
+    return `${error.instancePath || "(root)"} ${error.message ?? "is invalid"}${extra}`;
+  });
+}
+
+export function isObject(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
