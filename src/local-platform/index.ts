@@ -28,6 +28,7 @@ export {
   startLocalPlatform,
 } from "./local-platform.js";
 export type { Run, RunEvent, RunStatus } from "./run.js";
+export { platformEnv, platformEnvFile, TOKEN_ISSUER_ENV } from "./platform-env.js";
 export { registerWithLocalPlatform, type SelfRegisterOptions } from "./self-register.js";
 export {
   type EventStreamReply,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AgentDNSClient, GatewayClient, JwksTokenVerifier, type StreamEvent } from "../../src/index.js";
 import { INSTANCE_ID_METADATA_KEY, registerWithLocalPlatform } from "../../src/local-platform/index.js";
-import { platform, researchAgent, serve } from "./support.js";
+import { bookingAgent, platform, researchAgent, serve } from "./support.js";
 
 async function collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {
   const out: StreamEvent[] = [];
@@ -174,5 +174,28 @@ describe("execution tokens of the local platform", () => {
     const verifier = new JwksTokenVerifier({ gatewayUrl: local.urls.gateway, issuer: local.tokens.issuer });
     await expect(verifier.verify(token)).rejects.toMatchObject({ reason: "expired" });
     expect(await local.tokens.claimsOf(token)).toBeUndefined();
+  });
+});
+
+describe("a pause answered through the local gateway", () => {
+  it("execute with the paused run's thread_id continues the same run and task to its end", async () => {
+    const local = await platform();
+    const agent = await serve(bookingAgent());
+    const { instanceId } = await local.registerAgent({ url: agent.url });
+    const gateway = new GatewayClient({ baseUrl: local.urls.gateway });
+    const { runId } = await gateway.execute({ instanceId, inputText: "Lisbon" });
+    const seen: StreamEvent[] = [];
+    for await (const event of gateway.events(runId)) {
+      seen.push(event);
+      if (event.status === "WAITING_USER") {
+        const answer = await gateway.execute({ instanceId, inputText: "yes", threadId: runId });
+        expect(answer.runId).toBe(runId);
+      }
+    }
+    expect(seen.map((e) => e.type)).toContain("hitl");
+    expect(seen.find((e) => e.type === "hitl")?.content).toBe("Book Lisbon? Answer yes or no.");
+    expect(seen.at(-1)).toMatchObject({ type: "done", payload: { output: "Booked." } });
+    expect(local.violations).toEqual([]);
+    await gateway.close();
   });
 });

@@ -46,3 +46,16 @@ export function researchAgent(seen: { tokens: string[] } = { tokens: [] }): Agen
   });
   return agent;
 }
+
+/** `booking-agent`: asks before it books; the answer continues the same task. */
+export function bookingAgent(): AgentBuilder {
+  const agent = new AgentBuilder({ name: "booking-agent", logger: createLogger({ level: "silent" }) });
+  agent.skill("book", { description: "Books a trip after you confirm", tags: ["hitl"] }, async (ctx, text) => {
+    if (ctx.task.history.length <= 1) {
+      await ctx.taskUpdater.requiresInput(`Book ${text}? Answer yes or no.`);
+      return { status: "WAITING_USER" };
+    }
+    return { output: /yes/i.test(text) ? "Booked." : "Not booked." };
+  });
+  return agent;
+}
