@@ -27,8 +27,8 @@ export {
   type LocalService,
   startLocalPlatform,
 } from "./local-platform.js";
-export type { Run, RunEvent, RunStatus } from "./run.js";
 export { platformEnv, platformEnvFile, TOKEN_ISSUER_ENV } from "./platform-env.js";
+export type { Run, RunEvent, RunStatus } from "./run.js";
 export { registerWithLocalPlatform, type SelfRegisterOptions } from "./self-register.js";
 export {
   type EventStreamReply,

@@ -23,7 +23,7 @@ import { AgentRegistry, type RegisterAgentOptions, type RegisteredAgent } from "
 import { ExecutionTokenIssuer } from "./execution-tokens.js";
 import { GatewayService } from "./gateway-service.js";
 import type { Run } from "./run.js";
-import { type ExtraRoute, type OperationHandler, SpecRouter } from "./spec-router.js";
+import { SpecRouter, type SpecRouterOptions } from "./spec-router.js";
 import type { SpecViolationError } from "./spec-violation.js";
 
 /** The services, by the name of their spec under `openapi/`. */
@@ -89,20 +89,27 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
   const gateway = new GatewayService({ registry, tokens, runs, defaultTenant: options.defaultTenant ?? LOCAL_TENANT });
   const violations: SpecViolationError[] = [];
 
-  const services: Record<
-    LocalService,
-    { handlers: Record<string, OperationHandler>; extraRoutes?: Record<string, ExtraRoute> }
-  > = {
+  const services: Record<LocalService, Pick<SpecRouterOptions, "handlers" | "extraRoutes" | "invalidRequestBody">> = {
     gateway: { handlers: gateway.handlers(), extraRoutes: gateway.extraRoutes() },
     "agent-dns": {
       handlers: agentDnsHandlers(registry),
       extraRoutes: { [`POST ${LOCAL_REGISTER_PATH}`]: registerRoute(registry) },
     },
-    "mcp-gateway": { handlers: {} },
+    // The MCP Gateway answers a request it cannot take as a JSON-RPC error with a null id.
+    "mcp-gateway": {
+      handlers: {},
+      invalidRequestBody: (error) => ({ jsonrpc: "2.0", id: null, error: { code: -32600, message: error.message } }),
+    },
     memory: { handlers: {} },
     observability: { handlers: {} },
     heartbeat: { handlers: {} },
-    "llm-gateway": { handlers: {} },
+    // The LLM gateway's errors are OpenAI's.
+    "llm-gateway": {
+      handlers: {},
+      invalidRequestBody: (error) => ({
+        error: { message: error.message, type: "invalid_request_error", param: null, code: null },
+      }),
+    },
   };
 
   const listening = await Promise.allSettled(
@@ -110,6 +117,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
       new SpecRouter({
         name,
         document: DOCUMENTS[name],
+        siblings: DOCUMENTS,
         ...services[name],
         onViolation: (error) => {
           violations.push(error);

@@ -85,11 +85,15 @@ export interface SpecRouterOptions {
   /** The spec's file name under `openapi/`, without `.yaml` (for messages). */
   readonly name: string;
   readonly document: { readonly [key: string]: unknown };
+  /** The other specs, by name, for references between specs. */
+  readonly siblings?: Readonly<Record<string, { readonly [key: string]: unknown }>>;
   /** One handler per operationId the service implements; an operation without one answers 501. */
   readonly handlers: Readonly<Record<string, OperationHandler>>;
   /** `"GET /.well-known/jwks.json"` → route. */
   readonly extraRoutes?: Readonly<Record<string, ExtraRoute>>;
   readonly onViolation?: (error: SpecViolationError) => void;
+  /** The 400 body for a request that breaks the spec, in the service's error form. Default `{error, message}`. */
+  readonly invalidRequestBody?: (error: SpecViolationError) => unknown;
 }
 
 interface Operation {
@@ -146,7 +150,7 @@ export class SpecRouter {
   constructor(options: SpecRouterOptions) {
     this.name = options.name;
     this.#options = options;
-    this.validator = new SpecValidator(options.name, options.document);
+    this.validator = new SpecValidator(options.name, options.document, options.siblings);
     const paths = isObject(options.document.paths) ? options.document.paths : {};
     for (const [pathKey, item] of Object.entries(paths)) {
       if (!isObject(item)) continue;
@@ -241,7 +245,8 @@ export class SpecRouter {
     const { query, problems } = this.#checkRequest(operation, params, url.searchParams, request.headers, text);
     if (problems.length > 0) {
       const error = this.#violation(operation.id, "request", problems);
-      this.#reply(response, operation, { status: 400, body: { error: "invalid_request", message: error.message } });
+      const body = this.#options.invalidRequestBody?.(error) ?? { error: "invalid_request", message: error.message };
+      this.#reply(response, operation, { status: 400, body });
       return;
     }
     const handler = this.#options.handlers[operation.id];

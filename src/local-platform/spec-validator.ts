@@ -31,10 +31,17 @@ export class SpecValidator {
   readonly #compiled = new Map<string, ValidateFunction>();
   readonly #inline = new WeakMap<object, ValidateFunction>();
 
-  constructor(name: string, document: Json) {
+  readonly #siblings: Readonly<Record<string, Json>>;
+
+  /**
+   * `siblings` are the other specs, by name, for the references between
+   * specs (`./memory.yaml#/components/…` in the MCP Gateway's).
+   */
+  constructor(name: string, document: Json, siblings: Readonly<Record<string, Json>> = {}) {
     this.name = name;
     this.document = document;
-    this.#key = `urn:novaos:openapi:${name}`;
+    this.#key = specKey(name);
+    this.#siblings = siblings;
   }
 
   /** The Ajv holding the document, made on the first check (an Ajv costs tens of milliseconds to make). */
@@ -45,6 +52,9 @@ export class SpecValidator {
       ajv.addFormat("uri", (value: string) => URL.canParse(value));
       ajv.addFormat("date-time", DATE_TIME);
       ajv.addSchema(this.document as object, this.#key);
+      for (const [name, sibling] of Object.entries(this.#siblings)) {
+        if (name !== this.name) ajv.addSchema(sibling as object, specKey(name));
+      }
       this.#ajvInstance = ajv;
     }
     return this.#ajvInstance;
@@ -96,6 +106,11 @@ export class SpecValidator {
     }
     return violationsOf(validate, value);
   }
+}
+
+/** Where a spec lives for Ajv: a URL, so `./<other>.yaml` in one resolves to the other's key. */
+function specKey(name: string): string {
+  return `https://openapi.novaos.local/${name}.yaml`;
 }
 
 function pointerOf(segments: readonly string[]): string {

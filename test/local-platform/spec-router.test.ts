@@ -62,3 +62,26 @@ describe("the local platform checks every request and reply against its spec", (
     }
   });
 });
+
+describe("references between specs", () => {
+  const call = (args: unknown) => ({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: "novaos.memory.write", arguments: args },
+  });
+
+  it("checks an MCP Gateway memory call against the memory spec's payload it names", async () => {
+    const local = await platform();
+    const post = (body: unknown) =>
+      fetch(`${local.urls["mcp-gateway"]}/mcp/v1/tools/call`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    expect((await post(call({ scope: "agent" }))).status).toBe(400);
+    expect(local.violations[0]?.violations.join("\n")).toMatch(/content/);
+    expect((await post(call({ scope: "agent", content: "tides follow the moon" }))).status).not.toBe(400);
+    expect(local.violations).toHaveLength(1);
+  });
+});
