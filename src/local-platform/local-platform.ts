@@ -22,6 +22,8 @@ import { agentDnsHandlers, LOCAL_REGISTER_PATH, registerRoute } from "./agent-dn
 import { AgentRegistry, type RegisterAgentOptions, type RegisteredAgent } from "./agent-registry.js";
 import { ExecutionTokenIssuer } from "./execution-tokens.js";
 import { GatewayService } from "./gateway-service.js";
+import { mcpGatewayHandlers } from "./mcp-gateway-service.js";
+import { MemoryStore } from "./memory-store.js";
 import type { Run } from "./run.js";
 import { SpecRouter, type SpecRouterOptions } from "./spec-router.js";
 import type { SpecViolationError } from "./spec-violation.js";
@@ -97,7 +99,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
     },
     // The MCP Gateway answers a request it cannot take as a JSON-RPC error with a null id.
     "mcp-gateway": {
-      handlers: {},
+      handlers: mcpGatewayHandlers(tokens, new MemoryStore()),
       invalidRequestBody: (error) => ({ jsonrpc: "2.0", id: null, error: { code: -32600, message: error.message } }),
     },
     memory: { handlers: {} },

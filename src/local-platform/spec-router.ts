@@ -26,7 +26,7 @@ import {
 import type { AddressInfo } from "node:net";
 import { encodeSseEvent } from "../a2a/sse.js";
 import { BodyTooLargeError, readNodeBody } from "../http/capped-body.js";
-import { isObject, SpecValidator } from "./spec-validator.js";
+import { isObject, refSegments, SpecValidator } from "./spec-validator.js";
 import { SpecViolationError } from "./spec-violation.js";
 
 /** Request bodies above this are refused (413) before parsing, as the platform's services do. */
@@ -434,13 +434,6 @@ function parseJson(text: string): unknown {
   } catch {
     return NOT_JSON;
   }
-}
-
-function refSegments(ref: string): string[] {
-  return ref
-    .replace(/^#\//, "")
-    .split("/")
-    .map((segment) => segment.replaceAll("~1", "/").replaceAll("~0", "~"));
 }
 
 function writeJson(

@@ -96,9 +96,11 @@ export class SpecValidator {
     return violationsOf(validate, value);
   }
 
-  /** The violations of `value` against a schema object of the document that holds no `$ref` (a parameter's). */
+  /** The violations of `value` against a parameter's schema: inline, or one `$ref` into the document. */
   checkValue(schema: unknown, value: unknown): string[] {
     if (!isObject(schema)) return [];
+    if (typeof schema.$ref === "string" && schema.$ref.startsWith("#/"))
+      return this.check(refSegments(schema.$ref), value);
     let validate = this.#inline.get(schema);
     if (!validate) {
       validate = this.#ajv.compile(schema);
@@ -106,6 +108,14 @@ export class SpecValidator {
     }
     return violationsOf(validate, value);
   }
+}
+
+/** The unescaped segments of a local reference (`#/components/schemas/X`). */
+export function refSegments(ref: string): string[] {
+  return ref
+    .replace(/^#\//, "")
+    .split("/")
+    .map((segment) => segment.replaceAll("~1", "/").replaceAll("~0", "~"));
 }
 
 /** Where a spec lives for Ajv: a URL, so `./<other>.yaml` in one resolves to the other's key. */
