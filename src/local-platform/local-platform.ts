@@ -22,6 +22,7 @@ import { agentDnsHandlers, LOCAL_REGISTER_PATH, registerRoute } from "./agent-dn
 import { AgentRegistry, type RegisterAgentOptions, type RegisteredAgent } from "./agent-registry.js";
 import { ExecutionTokenIssuer } from "./execution-tokens.js";
 import { GatewayService } from "./gateway-service.js";
+import { KnowledgeStore } from "./knowledge-store.js";
 import { mcpGatewayHandlers } from "./mcp-gateway-service.js";
 import { MemoryStore } from "./memory-store.js";
 import type { Run } from "./run.js";
@@ -99,7 +100,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
     },
     // The MCP Gateway answers a request it cannot take as a JSON-RPC error with a null id.
     "mcp-gateway": {
-      handlers: mcpGatewayHandlers(tokens, new MemoryStore()),
+      handlers: mcpGatewayHandlers(tokens, { memory: new MemoryStore(), knowledge: new KnowledgeStore() }),
       invalidRequestBody: (error) => ({ jsonrpc: "2.0", id: null, error: { code: -32600, message: error.message } }),
     },
     memory: { handlers: {} },

@@ -1,17 +1,20 @@
 /**
  * The MCP Gateway (openapi/mcp-gateway.yaml) of the local platform, as far
  * as it is emulated: `tools/call` for the memory tools (`novaos.memory.write`,
- * `query`, `update`) over the local `MemoryStore`. Every call must carry a
+ * `query`, `update`) over the local `MemoryStore`, and the knowledge tools
+ * (`novaos.knowledge.ingest`, `get_job_status`, `query`) over the local
+ * `KnowledgeStore`. Every call must carry a
  * run token this platform minted (401 `unauthenticated` otherwise, an
  * expired one included), and an `X-Tenant-ID` other than the token's tenant
  * is 403 `tenant_mismatch`, as the cluster's gateway answers. A tool that
- * ran and failed (a stale version, an unknown memory) is a `CallToolResult`
+ * ran and failed (a stale version, an unknown memory or job) is a `CallToolResult`
  * with `isError`; a catalogued tool that is not emulated is JSON-RPC -32043
  * `SERVICE_DISABLED`.
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
 import type { ExecutionTokenIssuer } from "./execution-tokens.js";
+import { type KnowledgeStore, UnknownJobError } from "./knowledge-store.js";
 import { type MemoryOwner, MemoryRefusal, type MemoryStore, type MemoryUpdate } from "./memory-store.js";
 import type { JsonReply, OperationHandler } from "./spec-router.js";
 
@@ -35,14 +38,23 @@ function refusal(status: number, error: string, message: string): JsonReply {
   };
 }
 
+export interface McpGatewayStores {
+  readonly memory: MemoryStore;
+  readonly knowledge: KnowledgeStore;
+}
+
 export function mcpGatewayHandlers(
   tokens: ExecutionTokenIssuer,
-  memory: MemoryStore,
+  { memory, knowledge }: McpGatewayStores,
 ): Record<string, OperationHandler> {
+  // The router has checked every call's arguments against the tool's schema in the catalog.
   const tools: Record<string, Tool> = {
     "novaos.memory.write": (owner, args) => memory.write(owner, args as never),
     "novaos.memory.query": (owner, args) => memory.query(owner, args as never),
     "novaos.memory.update": (owner, args) => memory.update(owner, args as unknown as MemoryUpdate),
+    "novaos.knowledge.ingest": (owner, args) => knowledge.ingest(owner.tenantId, args as never),
+    "novaos.knowledge.get_job_status": (owner, args) => knowledge.jobStatus(owner.tenantId, args as never),
+    "novaos.knowledge.query": (owner, args) => knowledge.query(owner.tenantId, args as never),
   };
   return {
     toolsCall: async ({ body, headers }) => {
@@ -82,10 +94,10 @@ export function mcpGatewayHandlers(
           result: { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result },
         });
       } catch (error) {
-        if (!(error instanceof MemoryRefusal)) throw error;
-        return reply({
-          result: { content: [{ type: "text", text: `HTTP ${error.status}: ${error.message}` }], isError: true },
-        });
+        const status = error instanceof MemoryRefusal ? error.status : error instanceof UnknownJobError ? 404 : 0;
+        if (status === 0) throw error;
+        const why = `HTTP ${status}: ${(error as Error).message}`;
+        return reply({ result: { content: [{ type: "text", text: why }], isError: true } });
       }
     },
   };

@@ -7,6 +7,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { components } from "../../gen/openapi/memory.js";
+import { textScore } from "./text-score.js";
 
 type Schemas = components["schemas"];
 export type MemoryItem = Schemas["MemoryItem"];
@@ -42,10 +43,6 @@ export class MemoryRefusal extends Error {
 
 const EPHEMERAL = new Set(["run", "task"]);
 const WRITABLE = new Set(["agent", "run", "task"]);
-
-function words(text: string): string[] {
-  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-}
 
 export class MemoryStore {
   readonly #lists = new Map<string, MemoryItem[]>();
@@ -90,13 +87,8 @@ export class MemoryStore {
   }
 
   query(owner: MemoryOwner, payload: Schemas["MemoryQueryPayload"]): Schemas["MemoryQueryResult"] {
-    const wanted = [...new Set(words(payload.query))];
     const scored = this.#list(owner, payload.scope)
-      .map((item) => {
-        const have = new Set(words(item.content));
-        const score = wanted.length === 0 ? 0 : wanted.filter((word) => have.has(word)).length / wanted.length;
-        return { ...item, score: EPHEMERAL.has(payload.scope) ? null : score };
-      })
+      .map((item) => ({ ...item, score: EPHEMERAL.has(payload.scope) ? null : textScore(payload.query, item.content) }))
       .filter((item) => EPHEMERAL.has(payload.scope) || (item.score ?? 0) > 0)
       .sort((a, b) => (b.score ?? 0) - (a.score ?? 0));
     return {

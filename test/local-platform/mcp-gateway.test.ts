@@ -59,6 +59,41 @@ describe("the local MCP Gateway's memory tools, through ctx.tools in a run start
   });
 });
 
+/** `library-agent`: ingests two documents, waits for their jobs, and searches them. */
+function libraryAgent(local: LocalPlatform): AgentBuilder {
+  const agent = new AgentBuilder({
+    name: "library-agent",
+    logger: createLogger({ level: "silent" }),
+    tools: (ctx) => createPlatformTools(ctx, { gateway: local.urls["mcp-gateway"] }),
+  });
+  agent.skill("library", { description: "Searches what it filed" }, async (ctx, text) => {
+    for (const content of ["Tides follow the moon.", "Bread needs yeast."]) {
+      const { job_id } = await ctx.tools.knowledge.ingest(content, { collection: "notes" });
+      const job = await ctx.tools.knowledge.pollUntilComplete(job_id);
+      if (job.status !== "completed") return { output: `job ${job.status}`, status: "FAILED" };
+    }
+    const { results } = await ctx.tools.knowledge.search(text, { collection_id: "notes" });
+    return { output: JSON.stringify(results.map((hit) => [hit.content, hit.score])) };
+  });
+  return agent;
+}
+
+describe("the local MCP Gateway's knowledge tools", () => {
+  it("ingests documents, reports their jobs completed, and finds them by a real text search", async () => {
+    const local = await platform();
+    const agent = await serve(libraryAgent(local));
+    const { instanceId } = await local.registerAgent({ url: agent.url });
+    const gateway = new GatewayClient({ baseUrl: local.urls.gateway });
+    const { runId } = await gateway.execute({ instanceId, inputText: "what do tides follow" });
+    let last: StreamEvent | undefined;
+    for await (const event of gateway.events(runId)) last = event;
+    expect(last?.type).toBe("done");
+    expect(JSON.parse((last?.payload as { output: string }).output)).toEqual([["Tides follow the moon.", 0.5]]);
+    expect(local.violations).toEqual([]);
+    await gateway.close();
+  });
+});
+
 describe("the local MCP Gateway refuses a call its run token does not allow", () => {
   const call = {
     jsonrpc: "2.0",
