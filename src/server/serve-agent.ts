@@ -117,6 +117,7 @@ export async function listenAgent(agent: AgentBuilder<any>, options: ListenOptio
           port: options.grpcPort,
           host,
           logger: agent.logger,
+          maxRequestValues: agent.maxRequestValues,
           ...(options.connect === undefined ? {} : { connect: options.connect }),
           ...(options.grpcWeb === undefined ? {} : { grpcWeb: options.grpcWeb }),
         });

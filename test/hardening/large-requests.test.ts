@@ -3,9 +3,12 @@
  * 10 MB request with 600,000 metadata keys held the event loop 1.5 s (parse,
  * decode, store, write back). A request may now hold MAX_REQUEST_VALUES JSON
  * values: past that it is refused with -32602 / HTTP 400 / INVALID_ARGUMENT
- * naming the limit (over JSON-RPC before it is parsed), and nothing runs.
+ * naming the limit, before it is parsed (JSON-RPC and HTTP+JSON count the
+ * text, the gRPC fast path counts the wire), and nothing runs. The limit is
+ * the builder's `maxRequestValues`.
  */
-import { create } from "@bufbuild/protobuf";
+import http2 from "node:http2";
+import { create, toBinary } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PartSchema, SendMessageRequestSchema } from "../../gen/a2a_pb.js";
@@ -94,5 +97,103 @@ describe("600,000 metadata keys in one request", () => {
     );
     expect(served.body.result.task.status.state).toBe("TASK_STATE_COMPLETED");
     await expectUnaffected(agent);
+  });
+});
+
+/** One raw gRPC call on the fast path (no deadline, identity encoding): the body as given. */
+function rawGrpcCall(
+  target: string,
+  method: string,
+  body: Uint8Array,
+): Promise<{ status: string | undefined; message: string }> {
+  return new Promise((resolve, reject) => {
+    const session = http2.connect(`http://${target}`);
+    session.on("error", reject);
+    const request = session.request({
+      ":method": "POST",
+      ":path": `/lf.a2a.v1.A2AService/${method}`,
+      "content-type": "application/grpc",
+      te: "trailers",
+      "a2a-version": "1.0",
+      "x-novaos-tenant-id": "attacker",
+    });
+    let status: string | undefined;
+    let message = "";
+    const read = (headers: http2.IncomingHttpHeaders) => {
+      status ??= headers["grpc-status"] as string | undefined;
+      message ||= decodeURIComponent((headers["grpc-message"] as string | undefined) ?? "");
+    };
+    request.on("response", read);
+    request.on("trailers", read);
+    request.resume();
+    request.on("close", () => {
+      session.close();
+      resolve({ status, message });
+    });
+    const envelope = Buffer.alloc(5 + body.byteLength);
+    envelope.writeUInt32BE(body.byteLength, 1);
+    envelope.set(body, 5);
+    request.end(envelope);
+  });
+}
+
+describe("the value limit is counted before the request is parsed, on every binding", () => {
+  // Over the limit, then text JSON.parse (or fromBinary) would refuse: the count answers first.
+  it("HTTP+JSON: -32602 / 400 INVALID_ARGUMENT naming the limit, not a parse error", async () => {
+    const body = `{"message":${userMessage("x", { parts: `,{"data":[${"0,".repeat(MAX_REQUEST_VALUES)}` })}`;
+    const reply = await agent.httpJson("message:send", body);
+    expect(reply.status).toBe(400);
+    expect(reply.body.error.status).toBe("INVALID_ARGUMENT");
+    expectLimitNamed(JSON.stringify(reply.body.error));
+    await expectUnaffected(agent);
+  });
+
+  it("gRPC fast path: INVALID_ARGUMENT naming the limit, counted on the wire before decoding", async () => {
+    const metadata: Record<string, number> = {};
+    for (let i = 0; i < MAX_REQUEST_VALUES / 2 + 10; i++) metadata[`k${i}`] = i;
+    const valid = toBinary(SendMessageRequestSchema, create(SendMessageRequestSchema, { message: { metadata } }));
+    // A field of wire type 7 at the end: decoding would fail there ("parse binary", INTERNAL).
+    const body = new Uint8Array([...valid, 0x0f]);
+    const runs = skillRuns;
+    const answer = await rawGrpcCall(agent.server.grpcTarget as string, "SendMessage", body);
+    expect(answer.status).toBe(String(Code.InvalidArgument));
+    expectLimitNamed(answer.message);
+    expect(skillRuns).toBe(runs);
+    await expectUnaffected(agent);
+  });
+});
+
+describe("maxRequestValues on the AgentBuilder", () => {
+  it("sets the limit of every binding", async () => {
+    const builder = new AgentBuilder({
+      name: "small-limit",
+      logger: createLogger({ level: "silent" }),
+      maxRequestValues: 200,
+    });
+    builder.skill("echo", async (_ctx, text) => ({ output: text }));
+    const small = await serveForAttack(builder);
+    try {
+      const metadata: Record<string, number> = { skillId: 0 };
+      for (let i = 0; i < 120; i++) metadata[`k${i}`] = i;
+      const json = userMessage("x", { metadata: JSON.stringify(metadata).replace('"skillId":0,', "") });
+      const viaJsonRpc = await small.jsonRpc("SendMessage", `{"message":${json}}`);
+      expect(viaJsonRpc.body.error.code).toBe(-32602);
+      expect(viaJsonRpc.body.error.data[0].metadata.maxValues).toBe("200");
+      const viaRest = await small.httpJson("message:send", `{"message":${json}}`);
+      expect(viaRest.status).toBe(400);
+      expect(JSON.stringify(viaRest.body.error)).toContain('"maxValues":"200"');
+      const request = create(SendMessageRequestSchema, {
+        message: { messageId: "m", role: 1, metadata, parts: [{ content: { case: "text", value: "x" } }] },
+      });
+      const viaGrpc = await small.grpc.sendMessage(request, { headers: ATTACKER }).then(
+        () => undefined,
+        (e: unknown) => ConnectError.from(e),
+      );
+      expect(viaGrpc?.code).toBe(Code.InvalidArgument);
+      expect(viaGrpc?.rawMessage).toContain("200");
+      await expectUnaffected(small);
+    } finally {
+      await small.close();
+    }
   });
 });

@@ -44,6 +44,7 @@ export function createGrpcNodeHandler(handler: A2ARequestHandler, options: GrpcH
   });
   return withUnaryFastPath(unaryMethods, viaConnect, {
     maxMessageBytes: maxBytes,
+    ...(options.maxRequestValues === undefined ? {} : { maxRequestValues: options.maxRequestValues }),
     ...(options.shutdownSignal ? { shutdownSignal: options.shutdownSignal } : {}),
   });
 }
