@@ -5,7 +5,7 @@
  * away the runtime cancels the body (or aborts `request.signal`), which
  * detaches the call and returns the chunk iterator.
  */
-import { readStreamBody } from "../http/capped-body.js";
+import { BodyAbortedError, BodyTooLargeError, readStreamBody } from "../http/capped-body.js";
 import type { Logger } from "../runtime/logger.js";
 import type { HttpBinding, HttpReply, HttpRequestLike } from "./http-exchange.js";
 
@@ -57,7 +57,12 @@ function toHttpRequest(request: Request, signal: AbortSignal): HttpRequestLike {
     signal,
     baseUrl: `${url.origin}/`,
     body: (maxBytes) =>
-      readStreamBody(request.body, { maxBytes, declaredLength: Number(request.headers.get("content-length")) }),
+      readStreamBody(request.body, { maxBytes, declaredLength: Number(request.headers.get("content-length")) }).catch(
+        (error: unknown) => {
+          // A request body only fails to read when its sender went away.
+          throw error instanceof BodyTooLargeError ? error : new BodyAbortedError(error);
+        },
+      ),
   };
 }
 
