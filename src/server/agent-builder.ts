@@ -74,6 +74,12 @@ export interface AgentBuilderOptions<TTools = never> {
    * before they are parsed or decoded. Default `MAX_REQUEST_VALUES` (100,000).
    */
   maxRequestValues?: number;
+  /**
+   * How far one stream may fall behind its task, in estimated bytes of
+   * frames its reader has not taken: past it the stream ends with an error
+   * frame (SubscribeToTask picks the task up again). Default 8 MiB.
+   */
+  streamBacklogBytes?: number;
 }
 
 /** Options of the HTTP adapters. */
@@ -199,6 +205,9 @@ export class AgentBuilder<TTools = never> {
         masker: this.#options.maskOutputPii ? PII_MASKER : undefined,
         extendedAgentCard: typeof extended === "function" || extended === undefined ? extended : () => extended,
         streaming: this.streaming,
+        ...(this.#options.streamBacklogBytes === undefined
+          ? {}
+          : { streamBacklogBytes: this.#options.streamBacklogBytes }),
       });
     }
     return this.#handler;

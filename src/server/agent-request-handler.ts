@@ -92,6 +92,8 @@ export interface AgentRequestHandlerOptions {
   readonly extendedAgentCard: ExtendedAgentCardProvider | undefined;
   /** Whether SendStreamingMessage and SubscribeToTask are served (else -32004, spec §3.3.4). */
   readonly streaming: boolean;
+  /** Estimated bytes one stream may fall behind its task before it is ended. Default `STREAM_BACKLOG_BYTES`. */
+  readonly streamBacklogBytes?: number;
 }
 
 /** The default and maximum page size of ListTaskPushNotificationConfigs. */
@@ -122,12 +124,13 @@ function stateName(state: TaskState | undefined): string {
 
 export class AgentRequestHandler implements A2ARequestHandler {
   /** The tasks with something happening to them right now. */
-  readonly liveTasks = new LiveTasks();
+  readonly liveTasks: LiveTasks;
   readonly #options: AgentRequestHandlerOptions;
   #noExtensions: ExtensionActivation | undefined;
 
   constructor(options: AgentRequestHandlerOptions) {
     this.#options = options;
+    this.liveTasks = new LiveTasks(options.streamBacklogBytes);
   }
 
   /**
