@@ -8,6 +8,7 @@
 import { BodyAbortedError, BodyTooLargeError, readStreamBody } from "../http/capped-body.js";
 import type { Logger } from "../runtime/logger.js";
 import type { HttpBinding, HttpReply, HttpRequestLike } from "./http-exchange.js";
+import { nextTurn, overSlice } from "./turn-slice.js";
 
 export type FetchHandler = (request: Request) => Promise<Response>;
 
@@ -77,6 +78,8 @@ function toResponse(reply: HttpReply, controller: AbortController, release: () =
   const body = new ReadableStream<Uint8Array>({
     async pull(stream) {
       try {
+        // Chunks are pulled on microtasks: past this turn's slice of stream work, the next waits a turn.
+        if (overSlice()) await nextTurn();
         const next = await chunks.next();
         if (next.done) {
           release();
