@@ -1,7 +1,7 @@
 /**
  * Fairness: SendMessage echo from 8 clients while one client reads a
  * 100,000-event stream, against the same echo with nothing else running.
- * The target (issue #15): echo keeps at least 40 % of its idle throughput
+ * The target: echo keeps at least 40 % of its idle throughput
  * and its p99 stays under 25 ms; the stream's own rate may drop. Idle and
  * loaded windows alternate, several rounds, and the rows are medians with the
  * spread in the note, so one noisy window on a shared machine moves nothing.

@@ -56,6 +56,7 @@ import { NOVAOS_CONTEXT_HEADERS } from "../runtime/execution-context.js";
 import type { Logger } from "../runtime/logger.js";
 import { AgentExecutionContext, type ToolsFactory } from "./agent-execution-context.js";
 import type { ServerCallContext } from "./call-context.js";
+import { CancelledError } from "./cancellation.js";
 import type { Subscription } from "./event-queue.js";
 import { Execution, type OutputMasker } from "./execution.js";
 import { type BatchedFrames, batchedFrames } from "./frame-batches.js";
@@ -139,6 +140,36 @@ export class AgentRequestHandler implements A2ARequestHandler {
    */
   whenIdle(): Promise<void> {
     return this.liveTasks.whenIdle();
+  }
+
+  /**
+   * For a shutdown whose drain ran out: fails every task a skill is still
+   * running on. FAILED is written first ("The agent shut down before the
+   * skill finished"), then the skill is preempted with that reason, as
+   * CancelTask does (harness rule 1), so nothing the skill does afterwards
+   * changes the task. Blocking calls answer the FAILED task and streams end
+   * on it. Resolves once the writes are stored.
+   */
+  async stopRunning(): Promise<void> {
+    const writes: Promise<void>[] = [];
+    for (const live of [...this.liveTasks.executing()]) {
+      const note = create(MessageSchema, {
+        messageId: randomUuid(),
+        role: Role.AGENT,
+        taskId: live.task.id,
+        contextId: live.task.contextId,
+        parts: [textPart(new CancelledError("shutdown").message)],
+      });
+      const written = live.writeStatus(TaskState.FAILED, note);
+      live.execution?.preempt("shutdown");
+      const taskId = live.task.id;
+      writes.push(
+        (written ?? Promise.resolve()).catch((error: unknown) =>
+          this.#options.logger.error({ err: error, task_id: taskId }, "task store save failed"),
+        ),
+      );
+    }
+    await Promise.all(writes);
   }
 
   // ---------------------------------------------------------------- messages

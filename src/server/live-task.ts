@@ -269,6 +269,11 @@ export class LiveTasks {
     return new Promise((resolve) => this.#idle.push(resolve));
   }
 
+  /** The live tasks a skill is running on. */
+  *executing(): Generator<LiveTask> {
+    for (const live of this.#tasks.values()) if (live.execution) yield live;
+  }
+
   /** The live tasks of one scope. */
   *inScope(scope: string): Generator<LiveTask> {
     for (const live of this.#tasks.values()) if (live.scope === scope) yield live;
