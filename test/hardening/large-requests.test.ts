@@ -7,7 +7,6 @@
  * text, the gRPC fast path counts the wire), and nothing runs. The limit is
  * the builder's `maxRequestValues`.
  */
-import http2 from "node:http2";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,6 +14,7 @@ import { PartSchema, SendMessageRequestSchema } from "../../gen/a2a_pb.js";
 import { MAX_REQUEST_VALUES } from "../../src/a2a/request-limits.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { AgentBuilder } from "../../src/server/agent-builder.js";
+import { rawGrpcCall } from "./raw-grpc.js";
 import { ATTACKER, expectUnaffected, type ServedAgent, serveForAttack, userMessage } from "./support.js";
 
 let agent: ServedAgent;
@@ -100,43 +100,6 @@ describe("600,000 metadata keys in one request", () => {
   });
 });
 
-/** One raw gRPC call on the fast path (no deadline, identity encoding): the body as given. */
-function rawGrpcCall(
-  target: string,
-  method: string,
-  body: Uint8Array,
-): Promise<{ status: string | undefined; message: string }> {
-  return new Promise((resolve, reject) => {
-    const session = http2.connect(`http://${target}`);
-    session.on("error", reject);
-    const request = session.request({
-      ":method": "POST",
-      ":path": `/lf.a2a.v1.A2AService/${method}`,
-      "content-type": "application/grpc",
-      te: "trailers",
-      "a2a-version": "1.0",
-      "x-novaos-tenant-id": "attacker",
-    });
-    let status: string | undefined;
-    let message = "";
-    const read = (headers: http2.IncomingHttpHeaders) => {
-      status ??= headers["grpc-status"] as string | undefined;
-      message ||= decodeURIComponent((headers["grpc-message"] as string | undefined) ?? "");
-    };
-    request.on("response", read);
-    request.on("trailers", read);
-    request.resume();
-    request.on("close", () => {
-      session.close();
-      resolve({ status, message });
-    });
-    const envelope = Buffer.alloc(5 + body.byteLength);
-    envelope.writeUInt32BE(body.byteLength, 1);
-    envelope.set(body, 5);
-    request.end(envelope);
-  });
-}
-
 describe("the value limit is counted before the request is parsed, on every binding", () => {
   // Over the limit, then text JSON.parse (or fromBinary) would refuse: the count answers first.
   it("HTTP+JSON: -32602 / 400 INVALID_ARGUMENT naming the limit, not a parse error", async () => {
@@ -155,7 +118,9 @@ describe("the value limit is counted before the request is parsed, on every bind
     // A field of wire type 7 at the end: decoding would fail there ("parse binary", INTERNAL).
     const body = new Uint8Array([...valid, 0x0f]);
     const runs = skillRuns;
-    const answer = await rawGrpcCall(agent.server.grpcTarget as string, "SendMessage", body);
+    const answer = await rawGrpcCall(agent.server.grpcTarget as string, "SendMessage", body, {
+      headers: { "x-novaos-tenant-id": "attacker" },
+    });
     expect(answer.status).toBe(String(Code.InvalidArgument));
     expectLimitNamed(answer.message);
     expect(skillRuns).toBe(runs);
