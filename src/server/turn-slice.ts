@@ -10,8 +10,8 @@
  * the process: ten streams share one slice, they do not get one each.
  */
 
-/** Milliseconds of stream work per event-loop turn. See docs/decisions.md. */
-export const TURN_SLICE_MS = 1;
+/** Milliseconds of stream work per event-loop turn (docs/decisions.md S252). */
+export const TURN_SLICE_MS = 0.25;
 
 let started: number | undefined;
 const endTurn = () => {
