@@ -6,24 +6,22 @@ declare module "autocannon" {
     headers?: Record<string, string>;
     body?: string;
     connections?: number;
-    pipelining?: number;
     duration?: number;
   }
-  interface Histogram {
-    average: number;
-    mean: number;
-    p50: number;
-    p99: number;
-    total: number;
-  }
   interface Result {
-    requests: Histogram;
-    latency: Histogram;
     errors: number;
     timeouts: number;
     non2xx: number;
+    /** Seconds. */
     duration: number;
   }
-  function autocannon(options: Options): Promise<Result>;
+  /** The running load: a thenable of its result that also emits an event per response (latency in ms). */
+  interface Instance extends PromiseLike<Result> {
+    on(
+      event: "response",
+      listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void,
+    ): this;
+  }
+  function autocannon(options: Options): Instance;
   export default autocannon;
 }
