@@ -48,6 +48,12 @@ export interface EchoRows {
   readonly note?: string;
   /** Also the latency p50 and p99 at these connection counts (the throughput window's own included). */
   readonly latencyAt?: readonly number[];
+  /**
+   * A second ceiling that does the A2A work by hand (decode, make and keep the
+   * task, encode it) with no framework: its server CPU per call is measured
+   * right after the ceiling's and set beside ours in a row of its own.
+   */
+  readonly sameWork?: { readonly target: EchoTarget; readonly what: string };
 }
 
 const plural = (n: number) => `${n} connection${n === 1 ? "" : "s"}`;
@@ -78,6 +84,9 @@ export function echoScenario(name: string, targets: EchoTargets, rows: EchoRows)
   const specs: RowSpec[] = [
     { key: "rate", name: rows.name, unit: rows.unit, targets: rows.targets, note: rows.note },
     { key: "cpu", name: "  server CPU per call", unit: "µs", targets: rows.cpuTargets },
+    ...(rows.sameWork
+      ? [{ key: "cpuWork", name: `  server CPU per call, ceiling ${rows.sameWork.what}`, unit: "µs" }]
+      : []),
     ...latencyAt.flatMap((c) => [
       { key: `p50@${c}`, name: `  latency p50, ${plural(c)}`, unit: "ms" },
       { key: `p99@${c}`, name: `  latency p99, ${plural(c)}`, unit: "ms" },
@@ -88,12 +97,16 @@ export function echoScenario(name: string, targets: EchoTargets, rows: EchoRows)
     rows: specs,
     async open(): Promise<OpenScenario> {
       const sides = Object.keys(targets) as Side[];
-      const running = new Map<Side, ChildServer>();
+      const all: Record<string, EchoTarget> = {
+        ...targets,
+        ...(rows.sameWork ? { sameWork: rows.sameWork.target } : {}),
+      };
+      const running = new Map<string, ChildServer>();
       try {
-        for (const side of sides) {
-          const server = await startServer(targets[side].server);
-          running.set(side, server);
-          await targets[side].load(server, {
+        for (const [key, target] of Object.entries(all)) {
+          const server = await startServer(target.server);
+          running.set(key, server);
+          await target.load(server, {
             connections: rows.connections,
             durationSeconds: FIRST_WARMUP_SECONDS,
             warmupSeconds: 0,
@@ -103,17 +116,27 @@ export function echoScenario(name: string, targets: EchoTargets, rows: EchoRows)
         await Promise.all([...running.values()].map((s) => s.stop()));
         throw error;
       }
+      /** One measured window of `key`'s server: the result and its server CPU per call. */
+      const window = async (key: string) => {
+        const server = running.get(key) as ChildServer;
+        const cpu = new ServerCpuWindow(server);
+        const result = await (all[key] as EchoTarget).load(server, {
+          connections: rows.connections,
+          ...WINDOW,
+          around: cpu,
+        });
+        return { server, result, cpu: cpu.perCall(result.calls) };
+      };
       return {
         sides,
         async measure(side) {
-          const server = running.get(side) as ChildServer;
-          const target = targets[side];
-          const cpu = new ServerCpuWindow(server);
-          const main = await target.load(server, { connections: rows.connections, ...WINDOW, around: cpu });
-          const sample: Record<string, number> = { rate: main.rate, cpu: cpu.perCall(main.calls) };
+          const { server, result: main, cpu } = await window(side);
+          const sample: Record<string, number> = { rate: main.rate, cpu };
+          if (rows.sameWork && side === "ours") sample.cpuWork = cpu;
+          if (rows.sameWork && side === "ceiling") sample.cpuWork = (await window("sameWork")).cpu;
           for (const c of latencyAt) {
             const result =
-              c === rows.connections ? main : await target.load(server, { connections: c, ...LATENCY_WINDOW });
+              c === rows.connections ? main : await targets[side].load(server, { connections: c, ...LATENCY_WINDOW });
             if (result.p50 !== undefined) sample[`p50@${c}`] = result.p50;
             if (result.p99 !== undefined) sample[`p99@${c}`] = result.p99;
           }
