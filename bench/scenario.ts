@@ -56,6 +56,8 @@ export type Sample = Readonly<Record<string, number>>;
 export interface RoundsScenario {
   readonly name: string;
   readonly rows: readonly RowSpec[];
+  /** At most this many rounds (for a costly row that barely varies). */
+  readonly rounds?: number;
   /** Run only by `make bench-long` (`--long`): rows too slow for every run. */
   readonly long?: boolean;
   /** Starts what the rounds measure. */

@@ -3,6 +3,7 @@
  * (a completed task holding the request as its history, the echo as its
  * artifact and its status message), after a full GC, over 20,000 tasks made
  * by SendMessage calls. Ours vs @a2a-js/sdk; each round starts fresh servers.
+ * Two rounds: the figure moves by a few bytes from one to the next.
  */
 import type { OpenScenario, RoundsScenario, Side } from "../scenario.js";
 import { startStoredServer } from "../support/stored-servers.js";
@@ -11,6 +12,7 @@ const TASKS = 10_000;
 
 export const memory: RoundsScenario = {
   name: "memory per stored task",
+  rounds: 2,
   rows: [{ key: "bytes", name: `heap per stored echo task (${TASKS.toLocaleString("en")} tasks)`, unit: "bytes" }],
   async open(): Promise<OpenScenario> {
     return {

@@ -31,11 +31,11 @@ export interface EchoTarget {
 export type EchoTargets = Readonly<Record<Side, EchoTarget>>;
 
 /** Each server's first, unmeasured window (JIT warm-up). */
-const FIRST_WARMUP_SECONDS = 2;
+const FIRST_WARMUP_SECONDS = 1.5;
 /** The measured window of a round, after a short re-warm (the server sat idle while the others ran). */
-const WINDOW: Omit<LoadWindow, "connections"> = { durationSeconds: 3, warmupSeconds: 0.5 };
+const WINDOW: Omit<LoadWindow, "connections"> = { durationSeconds: 2.5, warmupSeconds: 0.5 };
 /** A latency-only window right after the measured one (the server is warm). */
-const LATENCY_WINDOW: Omit<LoadWindow, "connections"> = { durationSeconds: 2, warmupSeconds: 0 };
+const LATENCY_WINDOW: Omit<LoadWindow, "connections"> = { durationSeconds: 1.5, warmupSeconds: 0 };
 
 export interface EchoRows {
   /** Connections (calls in flight for gRPC) of the throughput and CPU window. */

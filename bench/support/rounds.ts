@@ -48,7 +48,7 @@ export async function runScenario(
   const started = performance.now();
   const loadBefore = os.loadavg()[0] ?? 0;
   const isOneShot = "run" in scenario;
-  const count = isOneShot ? Math.min(rounds, scenario.rounds ?? rounds) : rounds;
+  const count = Math.min(rounds, scenario.rounds ?? rounds);
   const rows = isOneShot
     ? await oneShotRounds(scenario, count, progress)
     : await interleavedRounds(scenario, count, progress);
