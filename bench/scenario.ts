@@ -12,10 +12,10 @@
  * - `RoundsScenario`: it declares its rows, `open()` starts what it measures
  *   (servers, filled stores) once, and `measure(side)` takes one sample of one
  *   side; the runner interleaves the sides and the rounds.
- * - `OneShotScenario` (the older shape): `run()` measures every side and
- *   returns finished rows. The runner calls it once per round (unless it says
- *   `rounds`) and takes the medians of the rows by name; it interleaves only
- *   as far as `run()` does, and nothing of it runs between its sides.
+ * - `BenchScenario` (the older shape): `run()` measures every side and
+ *   returns finished rows. The runner calls it once, or `rounds` times when
+ *   it says so, and then takes the medians of the rows by name; it
+ *   interleaves only as far as `run()` does.
  */
 
 /** Who a value belongs to: ours, @a2a-js/sdk 1.3.0, or the raw ceiling (no framework). */
@@ -89,13 +89,14 @@ export interface BenchRow {
   readonly note?: string;
 }
 
-/** A scenario that measures every side itself and returns finished rows (see above). */
-export interface OneShotScenario {
+/** A scenario that measures every side itself and returns finished rows (see above): the one shape there was. */
+export interface BenchScenario {
   readonly name: string;
-  /** At most this many calls of `run()` per bench run (for a scenario that already repeats inside). */
+  /** Calls of `run()` per bench run (at most the run's rounds); 1 unless set. */
   readonly rounds?: number;
   readonly long?: boolean;
   run(): Promise<BenchRow[]>;
 }
 
-export type BenchScenario = RoundsScenario | OneShotScenario;
+/** What bench/scenarios/index.ts registers. */
+export type Scenario = RoundsScenario | BenchScenario;

@@ -1,5 +1,5 @@
 /** Every bench scenario `make bench` runs, in order. Add a scenario by adding it here. */
-import type { BenchScenario } from "../scenario.js";
+import type { Scenario } from "../scenario.js";
 import { clientStream } from "./client-stream.js";
 import { fairness } from "./fairness.js";
 import { grpcEcho } from "./grpc-echo.js";
@@ -9,7 +9,7 @@ import { jsonRpcLongStream, jsonRpcStream } from "./jsonrpc-stream.js";
 import { listTasks, listTasksLong } from "./list-tasks.js";
 import { memory } from "./memory.js";
 
-export const scenarios: readonly BenchScenario[] = [
+export const scenarios: readonly Scenario[] = [
   jsonRpcEcho,
   httpJsonEcho,
   grpcEcho,

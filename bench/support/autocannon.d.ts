@@ -8,7 +8,18 @@ declare module "autocannon" {
     connections?: number;
     duration?: number;
   }
+  interface Histogram {
+    average: number;
+    mean: number;
+    p50: number;
+    p99: number;
+    total: number;
+  }
   interface Result {
+    /** Requests per second, sampled each second. */
+    requests: Histogram;
+    /** Whole milliseconds: too coarse below ~1 ms (bench/support/load.ts times each response itself). */
+    latency: Histogram;
     errors: number;
     timeouts: number;
     non2xx: number;

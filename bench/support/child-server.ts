@@ -25,6 +25,8 @@ export interface StartOptions {
   readonly execArgv?: readonly string[];
   /** Extra environment variables (e.g. `BENCH_TASKS`). */
   readonly env?: Readonly<Record<string, string>>;
+  /** Not needed any more: every server has the CPU probe. Accepted so that scenarios written before still compile. */
+  readonly probe?: boolean;
 }
 
 const PROBE = fileURLToPath(new URL("./cpu-probe.mjs", import.meta.url));

@@ -6,7 +6,7 @@
  * range. See bench/scenario.ts.
  */
 import os from "node:os";
-import type { BenchScenario, BenchTargets, OneShotScenario, RoundsScenario, Sample, Side } from "../scenario.js";
+import type { BenchScenario, BenchTargets, RoundsScenario, Sample, Scenario, Side } from "../scenario.js";
 import { type Spread, spread } from "./stats.js";
 
 export interface RowResult {
@@ -40,15 +40,12 @@ interface RowValues {
   readonly values: Record<Side, (number | undefined)[]>;
 }
 
-export async function runScenario(
-  scenario: BenchScenario,
-  rounds: number,
-  progress: Progress,
-): Promise<ScenarioResult> {
+export async function runScenario(scenario: Scenario, rounds: number, progress: Progress): Promise<ScenarioResult> {
   const started = performance.now();
   const loadBefore = os.loadavg()[0] ?? 0;
   const isOneShot = "run" in scenario;
-  const count = Math.min(rounds, scenario.rounds ?? rounds);
+  // A one-shot scenario returns finished rows, often already repeated inside: once, unless it asks for rounds.
+  const count = Math.min(rounds, scenario.rounds ?? (isOneShot ? 1 : rounds));
   const rows = isOneShot
     ? await oneShotRounds(scenario, count, progress)
     : await interleavedRounds(scenario, count, progress);
@@ -81,7 +78,7 @@ async function interleavedRounds(scenario: RoundsScenario, rounds: number, progr
   return rows;
 }
 
-async function oneShotRounds(scenario: OneShotScenario, rounds: number, progress: Progress): Promise<RowValues[]> {
+async function oneShotRounds(scenario: BenchScenario, rounds: number, progress: Progress): Promise<RowValues[]> {
   const rows = new Map<string, RowValues>();
   for (let round = 0; round < rounds; round++) {
     progress(`${scenario.name}: round ${round + 1}/${rounds}`);
