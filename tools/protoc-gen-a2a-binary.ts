@@ -16,7 +16,6 @@
  * `toBinary`, so a spec bump can never produce a wrong writer, only a slower one.
  */
 import { type DescField, type DescFile, type DescMessage, ScalarType } from "@bufbuild/protobuf";
-import { Edition } from "@bufbuild/protobuf/wkt";
 import {
   createEcmaScriptPlugin,
   type GeneratedFile,
@@ -24,11 +23,18 @@ import {
   runNodeJs,
   type Schema,
 } from "@bufbuild/protoplugin";
+import {
+  allMessages,
+  baseName,
+  fileTableName,
+  fullySupported,
+  isImplicit,
+  STRUCT,
+  TIMESTAMP,
+  VALUE,
+} from "./plugin-messages.js";
 
 const RUNTIME = "../src/a2a/binary-writer-runtime.js";
-const TIMESTAMP = "google.protobuf.Timestamp";
-const STRUCT = "google.protobuf.Struct";
-const VALUE = "google.protobuf.Value";
 
 const WIRE_VARINT = 0;
 const WIRE_DELIMITED = 2;
@@ -42,32 +48,9 @@ const SCALARS = new Map<ScalarType, { readonly method: string; readonly wire: nu
   [ScalarType.INT64, { method: "int64", wire: WIRE_VARINT }],
 ]);
 
-const isImplicit = (field: DescField) => field.presence === 2; // FeatureSet.FieldPresence.IMPLICIT
-
-function allMessages(file: DescFile): DescMessage[] {
-  const out: DescMessage[] = [];
-  const visit = (m: DescMessage) => {
-    out.push(m);
-    m.nestedMessages.forEach(visit);
-  };
-  file.messages.forEach(visit);
-  return out;
-}
-
 /** The message types of the file that get a writer: proto3, every field of a kind we write exactly. */
 function supportedMessages(file: DescFile): Set<DescMessage> {
-  const supported = new Set(allMessages(file).filter((m) => m.file.edition === Edition.EDITION_PROTO3));
-  let changed = true;
-  while (changed) {
-    changed = false;
-    for (const m of [...supported]) {
-      if (!m.fields.every((f) => fieldSupported(f, supported))) {
-        supported.delete(m);
-        changed = true;
-      }
-    }
-  }
-  return supported;
+  return fullySupported(allMessages(file), fieldSupported);
 }
 
 function scalarSupported(field: DescField & { longAsString: boolean }, scalar: ScalarType): boolean {
@@ -75,7 +58,7 @@ function scalarSupported(field: DescField & { longAsString: boolean }, scalar: S
   return SCALARS.has(scalar) && !(scalar === ScalarType.INT64 && field.longAsString);
 }
 
-function fieldSupported(field: DescField, supported: Set<DescMessage>): boolean {
+function fieldSupported(field: DescField, supported: ReadonlySet<DescMessage>): boolean {
   if ((field.fieldKind === "scalar" || field.fieldKind === "enum") && field.getDefaultValue() !== undefined)
     return false;
   switch (field.fieldKind) {
@@ -100,11 +83,6 @@ function fieldSupported(field: DescField, supported: Set<DescMessage>): boolean 
         ? supported.has(field.message) && !field.message.typeName.startsWith("google.protobuf.")
         : field.mapKind === "scalar" && field.scalar === ScalarType.STRING;
   }
-}
-
-/** `lf.a2a.v1.Foo.Bar` → `Foo_Bar`, the suffix of the writer's name. */
-function baseName(m: DescMessage): string {
-  return m.typeName.slice(m.file.proto.package.length + 1).replace(/\./g, "_");
 }
 
 const tag = (number: number, wire: number) => ((number << 3) | wire) >>> 0;
@@ -245,7 +223,7 @@ function generateTs(schema: Schema): void {
       ),
     );
     f.print(
-      f.export("const", `${lowerCamel(baseFileName(file))}BinaryWriters`),
+      f.export("const", fileTableName(file, "BinaryWriters")),
       ": ReadonlyMap<",
       descMessage,
       ", ",
@@ -261,15 +239,6 @@ function generateTs(schema: Schema): void {
     }
     f.print("]);");
   }
-}
-
-function baseFileName(file: DescFile): string {
-  return file.name.split("/").pop() as string;
-}
-
-/** "a2a" → "a2a"; "foo_bar" → "fooBar". */
-function lowerCamel(name: string): string {
-  return name.replace(/[_-]([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 }
 
 runNodeJs(
