@@ -8,18 +8,10 @@
  * work; against bare raw-grpc.ts, what the work costs. Prints its port on stdout.
  */
 import { randomUUID } from "node:crypto";
-import http2 from "node:http2";
-import type { AddressInfo } from "node:net";
-import { fromBinary, toBinary } from "@bufbuild/protobuf";
-import {
-  type Message,
-  SendMessageRequestSchema,
-  SendMessageResponseSchema,
-  type Task,
-  TaskState,
-} from "../../gen/a2a_pb.js";
+import { type Message, type Task, TaskState } from "../../gen/a2a_pb.js";
 import { agentMessage, artifact, sendMessageResponse, taskStatus } from "../../src/server/message-literals.js";
 import { DEFAULT_MAX_TASKS } from "../../src/server/task-store.js";
+import { serveRawGrpcUnary } from "../support/raw-grpc-unary.js";
 
 const tasks = new Map<string, Task>();
 
@@ -41,18 +33,4 @@ function echoTask(message: Message): Task {
   return task;
 }
 
-const server = http2.createServer((req, res) => {
-  const chunks: Buffer[] = [];
-  req.on("data", (chunk: Buffer) => chunks.push(chunk));
-  req.on("end", () => {
-    const request = fromBinary(SendMessageRequestSchema, Buffer.concat(chunks).subarray(5));
-    const reply = toBinary(SendMessageResponseSchema, sendMessageResponse(echoTask(request.message!)));
-    const frame = Buffer.alloc(5 + reply.byteLength);
-    frame.writeUInt32BE(reply.byteLength, 1);
-    frame.set(reply, 5);
-    res.writeHead(200, { "content-type": "application/grpc+proto" });
-    res.addTrailers({ "grpc-status": "0" });
-    res.end(frame);
-  });
-});
-server.listen(0, "127.0.0.1", () => process.stdout.write(`${(server.address() as AddressInfo).port}\n`));
+serveRawGrpcUnary((request) => sendMessageResponse(echoTask(request.message!)));
