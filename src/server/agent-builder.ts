@@ -67,6 +67,12 @@ export interface AgentBuilderOptions<TTools = never> {
   streaming?: boolean;
   /** Request bodies above this many bytes are refused (-32700) before parsing. Default 10 MiB. */
   maxBodyBytes?: number;
+  /**
+   * Each task's history budget, in estimated bytes (default 4 MiB): past it
+   * the oldest messages are dropped, the newest always kept, and the task's
+   * `novaosHistoryTrimmed` metadata counts what was dropped.
+   */
+  maxHistoryBytes?: number;
 }
 
 /** Options of the HTTP adapters. */
@@ -110,6 +116,10 @@ export class AgentBuilder<TTools = never> {
     this.defaultInputModes = [...(options.defaultInputModes ?? DEFAULT_INPUT_MODES)];
     this.streaming = options.streaming ?? true;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    const history = options.maxHistoryBytes;
+    if (history !== undefined && (!Number.isInteger(history) || history < 1)) {
+      throw new RangeError("maxHistoryBytes must be a positive integer");
+    }
     this.logger = options.logger ?? createLogger();
   }
 
@@ -190,6 +200,7 @@ export class AgentBuilder<TTools = never> {
         masker: this.#options.maskOutputPii ? PII_MASKER : undefined,
         extendedAgentCard: typeof extended === "function" || extended === undefined ? extended : () => extended,
         streaming: this.streaming,
+        maxHistoryBytes: this.#options.maxHistoryBytes,
       });
     }
     return this.#handler;

@@ -92,6 +92,8 @@ export interface AgentRequestHandlerOptions {
   readonly extendedAgentCard: ExtendedAgentCardProvider | undefined;
   /** Whether SendStreamingMessage and SubscribeToTask are served (else -32004, spec §3.3.4). */
   readonly streaming: boolean;
+  /** Each task's history budget in estimated bytes (default 4 MiB, `live-task.ts`). */
+  readonly maxHistoryBytes?: number | undefined;
 }
 
 /** The default and maximum page size of ListTaskPushNotificationConfigs. */
@@ -122,12 +124,13 @@ function stateName(state: TaskState | undefined): string {
 
 export class AgentRequestHandler implements A2ARequestHandler {
   /** The tasks with something happening to them right now. */
-  readonly liveTasks = new LiveTasks();
+  readonly liveTasks: LiveTasks;
   readonly #options: AgentRequestHandlerOptions;
   #noExtensions: ExtensionActivation | undefined;
 
   constructor(options: AgentRequestHandlerOptions) {
     this.#options = options;
+    this.liveTasks = new LiveTasks(options.maxHistoryBytes);
   }
 
   /**
@@ -221,6 +224,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
     const live = this.liveTasks.open(existing?.task ?? newTask(taskId, contextId), scope, taskStore, {
       owner,
       version: existing?.version ?? 0,
+      bytes: existing?.bytes,
     });
     live.execution?.preempt("superseded");
     live.appendHistory(inbound);
@@ -354,6 +358,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
       this.liveTasks.open((stored as StoredTask).task, scope, this.#options.taskStore, {
         owner,
         version: (stored as StoredTask).version,
+        bytes: (stored as StoredTask).bytes,
       });
     const state = live.task.status?.state;
     if (state === TaskState.CANCELED) return live.snapshot();

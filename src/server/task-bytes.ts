@@ -107,10 +107,14 @@ export function artifactBytes(artifact: Artifact): number {
   return artifactHeaderBytes(artifact) + partsBytes(artifact.parts);
 }
 
-/** The whole task, walked once: for a task a store is handed without an estimate. */
+/**
+ * The whole task, walked once: for a task a store is handed without an
+ * estimate, and when the harness takes up a stored task. A status message is
+ * counted where the harness keeps it, in the history.
+ */
 export function taskBytes(task: Task): number {
   let bytes = OBJECT_BYTES + task.id.length + task.contextId.length + jsonBytes(task.metadata);
-  if (task.status) bytes += OBJECT_BYTES + (task.status.message ? messageBytes(task.status.message) : 0);
+  if (task.status) bytes += OBJECT_BYTES;
   for (const message of task.history) bytes += messageBytes(message);
   for (const artifact of task.artifacts) bytes += artifactBytes(artifact);
   return bytes;

@@ -55,7 +55,7 @@ export interface TaskWriter {
    * date as it changes the task; a store that budgets bytes reads it instead
    * of walking the task on every save, and walks it once when it is absent.
    */
-  bytes?: number;
+  bytes?: number | undefined;
 }
 
 /** Where a page starts: just after the task at this place in the order. */
