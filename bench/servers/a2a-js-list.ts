@@ -1,36 +1,16 @@
 /**
- * Bench server for ListTasks: @a2a-js/sdk 1.3.0's DefaultRequestHandler over
- * its in-memory task store behind Express's jsonRpcHandler, the store filled
+ * Bench server for ListTasks: the @a2a-js/sdk bench agent (a2a-js-agent.ts)
+ * behind Express's jsonRpcHandler, its in-memory task store filled
  * before it listens with `BENCH_LIST_TASKS` completed echo tasks shaped as in
  * bench/servers/ours-list.ts (saved through the store, in the scope its
  * unauthenticated callers read). Prints its port on stdout once filled.
  */
 import type { AddressInfo } from "node:net";
-import { type AgentCard, type Message, Role, type Task, TaskState } from "@a2a-js/sdk";
-import {
-  type AgentExecutor,
-  DefaultRequestHandler,
-  InMemoryTaskStore,
-  type ServerCallContext,
-} from "@a2a-js/sdk/server";
+import { type Message, Role, type Task, TaskState } from "@a2a-js/sdk";
+import { InMemoryTaskStore, type ServerCallContext } from "@a2a-js/sdk/server";
 import { jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/server/express";
 import express from "express";
-
-const card = {
-  name: "bench-list",
-  description: "",
-  version: "1.0.0",
-  supportedInterfaces: [{ url: "http://127.0.0.1/", protocolBinding: "JSONRPC", protocolVersion: "1.0", tenant: "" }],
-  capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: false, extensions: [] },
-  securitySchemes: {},
-  securityRequirements: [],
-  defaultInputModes: ["text/plain"],
-  defaultOutputModes: ["text/plain"],
-  skills: [],
-  signatures: [],
-} as unknown as AgentCard;
-
-const executor: AgentExecutor = { async execute() {}, async cancelTask() {} };
+import { benchRequestHandler } from "./a2a-js-agent.js";
 
 const text = (value: string) => ({
   content: { $case: "text" as const, value },
@@ -82,7 +62,7 @@ const app = express();
 app.use(
   "/",
   jsonRpcHandler({
-    requestHandler: new DefaultRequestHandler(card, store, executor),
+    requestHandler: benchRequestHandler(store),
     userBuilder: UserBuilder.noAuthentication,
   }),
 );

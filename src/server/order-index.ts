@@ -90,13 +90,13 @@ function keyOf(entry: OrderKey): OrderKey {
   return { seconds: entry.seconds, nanos: entry.nanos, taskId: entry.taskId };
 }
 
-/** The first index in `items` whose key is after `key` (`orEqual`) or at or after it. */
-function leafPosition<E extends OrderKey>(items: readonly E[], key: OrderKey, orEqual: boolean): number {
+/** The first index in `items` (sorted) whose key is after `key` (`orEqual`), or at or after it. */
+function position(items: readonly OrderKey[], key: OrderKey, orEqual: boolean): number {
   let lo = 0;
   let hi = items.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    const c = compareKeys(items[mid] as E, key);
+    const c = compareKeys(items[mid] as OrderKey, key);
     if (c < 0 || (orEqual && c === 0)) lo = mid + 1;
     else hi = mid;
   }
@@ -105,16 +105,7 @@ function leafPosition<E extends OrderKey>(items: readonly E[], key: OrderKey, or
 
 /** The child of `branch` that holds the entries just before (`orEqual`: at or just before) `key`. */
 function childPosition<E extends OrderKey>(branch: Branch<E>, key: OrderKey, orEqual: boolean): number {
-  const low = branch.low;
-  let lo = 1;
-  let hi = low.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const c = compareKeys(low[mid] as OrderKey, key);
-    if (c < 0 || (orEqual && c === 0)) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo - 1;
+  return Math.max(0, position(branch.low, key, orEqual) - 1);
 }
 
 export class OrderIndex<E extends OrderKey> {
@@ -152,7 +143,7 @@ export class OrderIndex<E extends OrderKey> {
       for (let i = 0; i < at; i++) count += (node.children[i] as Node<E>).size;
       node = node.children[at] as Node<E>;
     }
-    return count + leafPosition(node.items, key, orEqual);
+    return count + position(node.items, key, orEqual);
   }
 
   /**
@@ -192,7 +183,7 @@ export class OrderIndex<E extends OrderKey> {
   /** Inserts under `node`; answers the new right sibling when `node` split. */
   #insert(node: Node<E>, entry: E): Node<E> | undefined {
     if (node instanceof Leaf) {
-      insertAt(node.items, leafPosition(node.items, entry, false), entry);
+      insertAt(node.items, position(node.items, entry, false), entry);
       if (node.items.length <= FANOUT) return undefined;
       const right = new Leaf<E>();
       for (const item of node.items.splice(FANOUT / 2)) right.items.push(item);
@@ -221,7 +212,7 @@ export class OrderIndex<E extends OrderKey> {
 
   #delete(node: Node<E>, entry: E): boolean {
     if (node instanceof Leaf) {
-      const at = leafPosition(node.items, entry, false);
+      const at = position(node.items, entry, false);
       if (node.items[at] !== entry) return false;
       removeAt(node.items, at);
       return true;
