@@ -170,8 +170,10 @@ class TaskEntry implements IndexedTask, LruEntry<TaskEntry> {
  * The store keeps the objects it is given (no copies), and hands out its own
  * records, which later saves change: the harness hands out snapshots, never
  * these objects. `list` reads pages from indexes kept in the ListTasks order
- * (`task-index.ts`); a save that changes a task's status time, state or
- * context moves it in them.
+ * (`task-index.ts`), made for a scope when it is first listed and kept from
+ * then on (while it holds tasks): a save that changes a task's status time,
+ * state or context moves it in them. A scope nobody lists costs its saves no
+ * index work (decision S450).
  */
 export class InMemoryTaskStore implements TaskStore {
   readonly savesSynchronously = true;
@@ -180,7 +182,7 @@ export class InMemoryTaskStore implements TaskStore {
   readonly maxBytes: number;
   /** Tasks by (scope, task id), in write order per scope. */
   readonly #tasks: LruMap<TaskEntry>;
-  /** Indexed tasks by scope, then owner. */
+  /** Indexed tasks by scope, then owner: every task of a scope once it is listed, no entry for other scopes. */
   readonly #partitions = new Map<string, Map<string, TaskPartition<TaskEntry>>>();
 
   constructor(options: InMemoryTaskStoreOptions = {}) {
@@ -218,11 +220,12 @@ export class InMemoryTaskStore implements TaskStore {
     const stored = writer.version === 0 ? undefined : this.#tasks.touch(scope, task.id);
     if (stored === undefined) {
       const entry = new TaskEntry(scope, task.id, task, writer.owner, writer.version + 1, bytes);
-      setIndexFields(entry, task);
       if (this.#tasks.add(entry)) return Promise.reject(new TaskVersionConflictError(task.id, writer.version));
-      this.#index(entry);
+      // Read after adding: the eviction the add caused may have emptied the scope's indexes.
+      const owners = this.#partitions.get(scope);
+      if (owners) this.#index(entry, owners);
     } else if (stored.version === writer.version) {
-      if (indexMoved(stored, task)) (stored.partition as TaskPartition<TaskEntry>).move(stored, task);
+      if (stored.partition && indexMoved(stored, task)) stored.partition.move(stored, task);
       stored.task = task;
       stored.version++;
       this.#tasks.resize(stored, bytes);
@@ -241,7 +244,7 @@ export class InMemoryTaskStore implements TaskStore {
   }
 
   async list(scope: string, query: TaskQuery): Promise<TaskPage> {
-    const owners = this.#partitions.get(scope);
+    const owners = this.#partitions.get(scope) ?? this.#indexScope(scope);
     const partitions =
       query.owner === undefined
         ? [...(owners?.values() ?? [])]
@@ -258,12 +261,21 @@ export class InMemoryTaskStore implements TaskStore {
     };
   }
 
-  #index(entry: TaskEntry): void {
-    let owners = this.#partitions.get(entry.group);
-    if (!owners) {
-      owners = new Map();
-      this.#partitions.set(entry.group, owners);
+  /** Indexes every task of a scope listed for the first time; undefined (and nothing kept) for a scope without tasks. */
+  #indexScope(scope: string): Map<string, TaskPartition<TaskEntry>> | undefined {
+    let owners: Map<string, TaskPartition<TaskEntry>> | undefined;
+    for (const entry of this.#tasks.values(scope)) {
+      if (!owners) {
+        owners = new Map();
+        this.#partitions.set(scope, owners);
+      }
+      this.#index(entry, owners);
     }
+    return owners;
+  }
+
+  #index(entry: TaskEntry, owners: Map<string, TaskPartition<TaskEntry>>): void {
+    setIndexFields(entry, entry.task);
     let partition = owners.get(entry.owner);
     if (!partition) {
       partition = new TaskPartition<TaskEntry>();

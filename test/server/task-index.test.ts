@@ -1,6 +1,6 @@
 /**
- * The in-memory store's ListTasks indexes (per partition, context and state):
- * a task moves in every index when its status changes, leaves every index when
+ * The in-memory store's ListTasks indexes (per partition, context and state),
+ * made when a scope is first listed: a task moves in every index when its status changes, leaves every index when
  * evicted or deleted, equal instants order by id, pages neither repeat nor skip
  * across updates, and every page and total equals what filtering and sorting
  * the whole scope gives, through random saves, evictions and queries.
@@ -98,6 +98,27 @@ describe("ListTasks indexes", () => {
       await put(store, taskAt("t0", 6000, { state: WORKING, contextId: "x" }));
       await put(store, taskAt("t3", 3000, { state: WORKING, contextId: "x" }));
     }
+  });
+
+  it("are made when a scope is first listed, kept through saves, and made again after the scope emptied", async () => {
+    const store = new InMemoryTaskStore();
+    await put(store, taskAt("a", 1000, { state: WORKING, contextId: "x" }));
+    await put(store, taskAt("b", 2000, { contextId: "y" }));
+    // Changed before any listing: the index made by the first list reads the task as it is now.
+    await put(store, taskAt("a", 3000, { contextId: "x" }));
+    expect(await listIds(store, {})).toEqual(["a", "b"]);
+    await put(store, taskAt("c", 2500, { state: WORKING, contextId: "x" }));
+    await put(store, taskAt("b", 4000, { contextId: "y" }));
+    expect(await listIds(store, {})).toEqual(["b", "a", "c"]);
+    expect(await listIds(store, { contextId: "x" })).toEqual(["a", "c"]);
+    expect(await listIds(store, { status: WORKING })).toEqual(["c"]);
+    for (const id of ["a", "b", "c"]) await store.delete(id, "s");
+    expect(await listIds(store, {})).toEqual([]);
+    await put(store, taskAt("d", 500, { contextId: "x" }));
+    await put(store, taskAt("e", 700, { contextId: "x" }));
+    await put(store, taskAt("d", 900, { contextId: "x" }));
+    expect(await listIds(store, { contextId: "x" })).toEqual(["d", "e"]);
+    expect((await store.list("s", query({ status: WORKING }))).totalSize).toBe(0);
   });
 
   it("answer every page and total as filtering and sorting the scope would, through random saves and evictions", async () => {
