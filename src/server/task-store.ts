@@ -263,14 +263,21 @@ export class InMemoryTaskStore implements TaskStore {
 
   /** Indexes every task of a scope listed for the first time; undefined (and nothing kept) for a scope without tasks. */
   #indexScope(scope: string): Map<string, TaskPartition<TaskEntry>> | undefined {
-    let owners: Map<string, TaskPartition<TaskEntry>> | undefined;
+    const byOwner = new Map<string, TaskEntry[]>();
     for (const entry of this.#tasks.values(scope)) {
-      if (!owners) {
-        owners = new Map();
-        this.#partitions.set(scope, owners);
-      }
-      this.#index(entry, owners);
+      setIndexFields(entry, entry.task);
+      const entries = byOwner.get(entry.owner);
+      if (entries) entries.push(entry);
+      else byOwner.set(entry.owner, [entry]);
     }
+    if (byOwner.size === 0) return undefined;
+    const owners = new Map<string, TaskPartition<TaskEntry>>();
+    for (const [owner, entries] of byOwner) {
+      const partition = new TaskPartition<TaskEntry>(entries);
+      for (const entry of entries) entry.partition = partition;
+      owners.set(owner, partition);
+    }
+    this.#partitions.set(scope, owners);
     return owners;
   }
 

@@ -144,7 +144,8 @@ describe("ListTasks indexes", () => {
         scope,
         { owner: stored?.owner ?? pick(owners), version: stored?.version ?? 0 },
       );
-      if (step % 50 !== 0) continue;
+      // The first listing comes late, so the indexes are first built from many tasks at once.
+      if (step < 600 || step % 50 !== 0) continue;
       for (let q = 0; q < 10; q++) {
         const all: StoredTask[] = [];
         for (const s of scopes)
