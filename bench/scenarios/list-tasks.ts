@@ -7,7 +7,9 @@
  * filter, 50 per page, no artifacts) and one filtered by context, in
  * interleaved rounds (ours, a2a-js, ours, …); each row is the median over
  * rounds of each round's p99, with the range of rounds, the server CPU per
- * call and the load average in its note.
+ * call and the load average in its note. The first call on each server is
+ * timed on its own and left out of the rounds: ours builds the scope's
+ * indexes then (decision S450).
  *
  * Self-contained: `npx tsx bench/scenarios/list-tasks.ts [sizes…]` runs it
  * alone and prints the rows; `listTasks` is a `BenchScenario` for the runner.
@@ -70,7 +72,13 @@ async function sizeRows(size: number): Promise<BenchRow[]> {
     const rows: BenchRow[] = [];
     for (const { label, params } of queries) {
       const body = listRequest(params);
-      const totals = [(await call(ours.url, body)).totalSize, (await call(peer.url, body)).totalSize];
+      const first: number[] = [];
+      const totals: number[] = [];
+      for (const server of [ours, peer]) {
+        const started = performance.now();
+        totals.push((await call(server.url, body)).totalSize);
+        first.push(performance.now() - started);
+      }
       if (totals[0] !== totals[1]) throw new Error(`${label} at ${size}: totals differ (${totals.join(" vs ")})`);
       // a2a-js sorts the whole store per call: fewer calls where each takes seconds.
       const peerCalls = size >= 1_000_000 ? 5 : size >= 100_000 ? 30 : 100;
@@ -91,7 +99,7 @@ async function sizeRows(size: number): Promise<BenchRow[]> {
         peer: median(p99(samples.peer)),
         ...(target ? { targets: { maximum: target } } : {}),
         note:
-          `total ${totals[0]}; p99 per round ours ${span(p99(samples.ours))} ms (200 calls), ` +
+          `total ${totals[0]}; first call ours ${first[0]?.toFixed(1)} ms, a2a-js ${first[1]?.toFixed(1)} ms; p99 per round ours ${span(p99(samples.ours))} ms (200 calls), ` +
           `a2a-js ${span(p99(samples.peer))} ms (${peerCalls} calls); p50 ours ${median(samples.ours.map((x) => x.p50)).toFixed(2)} ms, ` +
           `a2a-js ${median(samples.peer.map((x) => x.p50)).toFixed(2)} ms; server CPU per call ours ${span(cpu(samples.ours))} ms, ` +
           `a2a-js ${span(cpu(samples.peer))} ms; load average ${loadavg()
