@@ -3,9 +3,7 @@
  * store costs the SendMessage hot path, in process. One "request" is what the
  * harness does for an echo: a new live task, the user message, WORKING, the
  * output artifact, COMPLETED with the reply (three saves), into a full store
- * of 10,000 tasks (so every request also evicts one), once into a scope that
- * was listed (so the store keeps its ListTasks indexes) and once into one
- * never listed (no index work). With a baseline
+ * of 10,000 tasks (so every request also evicts one). With a baseline
  * directory (a checkout of another commit), its store and live task run in
  * interleaved rounds beside this tree's, and both are printed.
  *
@@ -65,22 +63,12 @@ function round(m: Modules, store: unknown, offset: number): number {
 }
 
 const here = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
-const current = await load("this tree, scope listed", here);
-const variants = [current, { ...current, name: "this tree, scope never listed" }];
+const variants = [await load("this tree", here)];
 if (process.argv[2]) variants.push(await load(`baseline ${process.argv[2]}`, process.argv[2]));
 
 const stores = variants.map((m) => new m.store());
-// Fill each store to its cap first, so every measured request evicts; list the first one's scope.
+// Fill each store to its cap first, so every measured request evicts.
 for (const [i, m] of variants.entries()) round(m, stores[i], 0);
-await (stores[0] as { list(scope: string, query: unknown): Promise<unknown> }).list("1:", {
-  owner: "",
-  contextId: "",
-  status: TaskState.UNSPECIFIED,
-  statusTimestampAfter: undefined,
-  after: undefined,
-  pageSize: 50,
-  includeArtifacts: false,
-});
 const results = variants.map(() => [] as number[]);
 for (let r = 1; r <= ROUNDS; r++) {
   for (const [i, m] of variants.entries()) results[i]?.push(round(m, stores[i], r * REQUESTS));

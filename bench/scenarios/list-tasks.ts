@@ -8,8 +8,8 @@
  * interleaved rounds (ours, a2a-js, ours, …); each row is the median over
  * rounds of each round's p99, with the range of rounds, the server CPU per
  * call and the load average in its note. The first call on each server is
- * timed on its own and left out of the rounds: ours builds the scope's
- * indexes then (decision S450).
+ * timed on its own (it pays for compiling the path) and left out of the
+ * rounds.
  *
  * Self-contained: `npx tsx bench/scenarios/list-tasks.ts [sizes…]` runs it
  * alone and prints the rows; `listTasks` is a `BenchScenario` for the runner.

@@ -108,42 +108,8 @@ function childPosition<E extends OrderKey>(branch: Branch<E>, key: OrderKey, orE
   return Math.max(0, position(branch.low, key, orEqual) - 1);
 }
 
-/** Entries per leaf, and children per branch, of a tree built at once: room for inserts before a split. */
-const BUILT_FILL = (FANOUT * 3) / 4;
-
 export class OrderIndex<E extends OrderKey> {
   #root: Node<E> = new Leaf<E>();
-
-  /** A tree of `entries`, which are in order (`compareKeys`) and distinct: O(n), where n inserts cost O(n log n). */
-  static of<E extends OrderKey>(entries: readonly E[]): OrderIndex<E> {
-    const index = new OrderIndex<E>();
-    if (entries.length === 0) return index;
-    let level: Node<E>[] = [];
-    let previous: Leaf<E> | undefined;
-    for (let at = 0; at < entries.length; at += BUILT_FILL) {
-      const leaf = new Leaf<E>();
-      for (const entry of entries.slice(at, at + BUILT_FILL)) leaf.items.push(entry);
-      leaf.prev = previous;
-      if (previous) previous.next = leaf;
-      previous = leaf;
-      level.push(leaf);
-    }
-    while (level.length > 1) {
-      const parents: Node<E>[] = [];
-      for (let at = 0; at < level.length; at += BUILT_FILL) {
-        const branch = new Branch<E>();
-        for (const child of level.slice(at, at + BUILT_FILL)) {
-          branch.children.push(child);
-          branch.low.push(keyOf(index.#first(child)));
-          branch.size += child.size;
-        }
-        parents.push(branch);
-      }
-      level = parents;
-    }
-    index.#root = level[0] as Node<E>;
-    return index;
-  }
 
   get size(): number {
     return this.#root.size;

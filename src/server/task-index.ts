@@ -64,7 +64,7 @@ export interface PartitionPage<E> {
 
 /** The tasks of one scope and owner, indexed. */
 export class TaskPartition<E extends IndexedTask> {
-  readonly all: OrderIndex<E>;
+  readonly all = new OrderIndex<E>();
   /**
    * By context: the one task of a context that has one (most have one: a new
    * context per conversation), an index once it has more. A context index
@@ -72,22 +72,6 @@ export class TaskPartition<E extends IndexedTask> {
    */
   readonly #contexts = new Map<string, E | OrderIndex<E>>();
   readonly #states = new Map<TaskState, OrderIndex<E>>();
-
-  /** A partition of `entries`, whose index fields are set: one sort, then each index built at once. */
-  constructor(entries: E[] = []) {
-    entries.sort(compareKeys);
-    this.all = OrderIndex.of(entries);
-    const byState = new Map<TaskState, E[]>();
-    const byContext = new Map<string, E[]>();
-    for (const entry of entries) {
-      listIn(byState, entry.state).push(entry);
-      listIn(byContext, entry.contextId).push(entry);
-    }
-    for (const [state, list] of byState) this.#states.set(state, OrderIndex.of(list));
-    for (const [contextId, list] of byContext) {
-      this.#contexts.set(contextId, list.length === 1 ? (list[0] as E) : OrderIndex.of(list));
-    }
-  }
 
   get size(): number {
     return this.all.size;
@@ -194,15 +178,6 @@ export class TaskPartition<E extends IndexedTask> {
     });
     return { tasks, totalSize };
   }
-}
-
-function listIn<K, E>(lists: Map<K, E[]>, key: K): E[] {
-  let list = lists.get(key);
-  if (!list) {
-    list = [];
-    lists.set(key, list);
-  }
-  return list;
 }
 
 /** Pages of several partitions as one: merged in order, cut to `pageSize + 1`, totals summed. */

@@ -170,10 +170,8 @@ class TaskEntry implements IndexedTask, LruEntry<TaskEntry> {
  * The store keeps the objects it is given (no copies), and hands out its own
  * records, which later saves change: the harness hands out snapshots, never
  * these objects. `list` reads pages from indexes kept in the ListTasks order
- * (`task-index.ts`), made for a scope when it is first listed and kept from
- * then on (while it holds tasks): a save that changes a task's status time,
- * state or context moves it in them. A scope nobody lists costs its saves no
- * index work (decision S450).
+ * (`task-index.ts`); a save that changes a task's status time, state or
+ * context moves it in them (decision S450).
  */
 export class InMemoryTaskStore implements TaskStore {
   readonly savesSynchronously = true;
@@ -182,7 +180,7 @@ export class InMemoryTaskStore implements TaskStore {
   readonly maxBytes: number;
   /** Tasks by (scope, task id), in write order per scope. */
   readonly #tasks: LruMap<TaskEntry>;
-  /** Indexed tasks by scope, then owner: every task of a scope once it is listed, no entry for other scopes. */
+  /** Indexed tasks by scope, then owner. */
   readonly #partitions = new Map<string, Map<string, TaskPartition<TaskEntry>>>();
 
   constructor(options: InMemoryTaskStoreOptions = {}) {
@@ -221,11 +219,9 @@ export class InMemoryTaskStore implements TaskStore {
     if (stored === undefined) {
       const entry = new TaskEntry(scope, task.id, task, writer.owner, writer.version + 1, bytes);
       if (this.#tasks.add(entry)) return Promise.reject(new TaskVersionConflictError(task.id, writer.version));
-      // Read after adding: the eviction the add caused may have emptied the scope's indexes.
-      const owners = this.#partitions.get(scope);
-      if (owners) this.#index(entry, owners);
+      this.#index(entry);
     } else if (stored.version === writer.version) {
-      if (stored.partition && indexMoved(stored, task)) stored.partition.move(stored, task);
+      if (indexMoved(stored, task)) (stored.partition as TaskPartition<TaskEntry>).move(stored, task);
       stored.task = task;
       stored.version++;
       this.#tasks.resize(stored, bytes);
@@ -244,7 +240,7 @@ export class InMemoryTaskStore implements TaskStore {
   }
 
   async list(scope: string, query: TaskQuery): Promise<TaskPage> {
-    const owners = this.#partitions.get(scope) ?? this.#indexScope(scope);
+    const owners = this.#partitions.get(scope);
     const partitions =
       query.owner === undefined
         ? [...(owners?.values() ?? [])]
@@ -261,28 +257,13 @@ export class InMemoryTaskStore implements TaskStore {
     };
   }
 
-  /** Indexes every task of a scope listed for the first time; undefined (and nothing kept) for a scope without tasks. */
-  #indexScope(scope: string): Map<string, TaskPartition<TaskEntry>> | undefined {
-    const byOwner = new Map<string, TaskEntry[]>();
-    for (const entry of this.#tasks.values(scope)) {
-      setIndexFields(entry, entry.task);
-      const entries = byOwner.get(entry.owner);
-      if (entries) entries.push(entry);
-      else byOwner.set(entry.owner, [entry]);
-    }
-    if (byOwner.size === 0) return undefined;
-    const owners = new Map<string, TaskPartition<TaskEntry>>();
-    for (const [owner, entries] of byOwner) {
-      const partition = new TaskPartition<TaskEntry>(entries);
-      for (const entry of entries) entry.partition = partition;
-      owners.set(owner, partition);
-    }
-    this.#partitions.set(scope, owners);
-    return owners;
-  }
-
-  #index(entry: TaskEntry, owners: Map<string, TaskPartition<TaskEntry>>): void {
+  #index(entry: TaskEntry): void {
     setIndexFields(entry, entry.task);
+    let owners = this.#partitions.get(entry.group);
+    if (!owners) {
+      owners = new Map();
+      this.#partitions.set(entry.group, owners);
+    }
     let partition = owners.get(entry.owner);
     if (!partition) {
       partition = new TaskPartition<TaskEntry>();

@@ -85,36 +85,6 @@ describe("OrderIndex", () => {
     }
   });
 
-  it("builds from entries in order a tree that answers and changes like one built by inserts", () => {
-    const next = random(19);
-    for (const size of [0, 1, 47, 48, 49, 64, 65, 2_400, 10_000]) {
-      const entries = Array.from({ length: size }, (_, i) => ({
-        seconds: Math.floor(next() * 40),
-        nanos: 0,
-        taskId: `b${i}`,
-      }));
-      entries.sort(compareKeys);
-      const index = OrderIndex.of(entries);
-      expect(index.size).toBe(size);
-      expect(ids(contents(index))).toEqual(ids(entries));
-      const live = [...entries];
-      for (let step = 0; step < 400; step++) {
-        if (live.length > 0 && next() < 0.5) {
-          const [gone] = live.splice(Math.floor(next() * live.length), 1);
-          expect(index.delete(gone as Entry)).toBe(true);
-        } else {
-          const entry = { seconds: Math.floor(next() * 40), nanos: 1, taskId: `n${size}-${step}` };
-          index.insert(entry);
-          live.push(entry);
-        }
-      }
-      live.sort(compareKeys);
-      expect(ids(contents(index))).toEqual(ids(live));
-      const key: OrderKey = { seconds: 20, nanos: 0, taskId: null };
-      expect(index.countBefore(key, false)).toBe(live.filter((e) => compareKeys(e, key) < 0).length);
-    }
-  });
-
   it("answers false for an entry it does not hold, even one whose key ties with a held one", () => {
     const index = new OrderIndex<Entry>();
     const held = { seconds: 1, nanos: 0, taskId: "x" };
