@@ -11,11 +11,11 @@
  * insert). Separators in branches are copies of keys, never entries, so a
  * deleted entry whose key changes later cannot disturb the tree.
  *
- * Why by hand: no maintained npm package has an order-statistic B+ tree.
- * `sorted-btree` has no ranks, and the red-black trees that count (js-sdsl
- * with `enableIndex`) allocate a node per insert and an iterator per lookup;
- * a counted red-black tree also costs ~70 bytes per entry per index, where a
- * leaf slot costs 8.
+ * Why by hand: no npm package we found has an order-statistic B+ tree.
+ * `sorted-btree` keeps no counts, so a rank (the total of a filtered page,
+ * the place of a cursor) would be a walk; the red-black trees that count
+ * (js-sdsl with `enableIndex`) make a node object per entry and an iterator
+ * per lookup, where a B+ tree holds an entry as one slot of a leaf array.
  */
 
 /** The place of an entry in the order. Seconds are a Number: exact for every valid timestamp (years 1–9999). */
