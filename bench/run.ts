@@ -25,6 +25,8 @@ function verdict(row: BenchRow): string {
     checks.push([row.ceiling !== undefined && row.ours / row.ceiling >= t.vsCeiling, `≥${t.vsCeiling * 100}% raw`]);
   if (t.absolute !== undefined) checks.push([row.ours >= t.absolute, `≥${fmt(t.absolute)}`]);
   if (t.maximum !== undefined) checks.push([row.ours <= t.maximum, `≤${t.maximum}`]);
+  if (t.maxVsPeer !== undefined)
+    checks.push([row.peer !== undefined && row.ours / row.peer <= t.maxVsPeer, `≤${t.maxVsPeer}× peer`]);
   return checks.map(([ok, what]) => `${ok ? "✓" : "✗"} ${what}`).join(", ");
 }
 

@@ -14,6 +14,8 @@ export interface BenchTargets {
   readonly absolute?: number;
   /** Maximum value of ours (for rows where lower is better, such as a growth factor). */
   readonly maximum?: number;
+  /** Maximum ours / peer (for rows where lower is better: 1 is "never slower than the peer"). */
+  readonly maxVsPeer?: number;
 }
 
 export interface BenchRow {

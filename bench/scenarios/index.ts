@@ -5,5 +5,13 @@ import { grpcEcho } from "./grpc-echo.js";
 import { httpJsonEcho } from "./http-json-echo.js";
 import { jsonRpcEcho } from "./jsonrpc-echo.js";
 import { jsonRpcStream } from "./jsonrpc-stream.js";
+import { listTasks } from "./list-tasks.js";
 
-export const scenarios: readonly BenchScenario[] = [jsonRpcEcho, jsonRpcStream, clientStream, httpJsonEcho, grpcEcho];
+export const scenarios: readonly BenchScenario[] = [
+  jsonRpcEcho,
+  jsonRpcStream,
+  clientStream,
+  httpJsonEcho,
+  grpcEcho,
+  listTasks,
+];
