@@ -140,4 +140,21 @@ describe("tenants", () => {
     expect((await rpc(url, "ListTasks", {}, tenant)).body.result.totalSize).toBe(5);
     expect((await result(url, "ListTasks", {})).totalSize).toBe(1);
   });
+
+  it("holds a tenant to its byte quota when one is set", async () => {
+    const taskStore = new InMemoryTaskStore({ maxBytesPerScope: 40_000 });
+    const url = await serve({ taskStore });
+    const tenant = { ...V1, "X-NovaOS-Tenant-Id": "t" };
+    const other = (await result(url, "SendMessage", { message: userMessage(`other ${"o".repeat(30_000)}`) })).task;
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const reply = await rpc(url, "SendMessage", { message: userMessage(`${i} ${"t".repeat(5_000)}`) }, tenant);
+      ids.push(reply.body.result.task.id);
+    }
+    // Each task holds its text three times (~15 KB): two fit in the tenant's 40,000 bytes, the newest two.
+    const listed = (await rpc(url, "ListTasks", {}, tenant)).body.result;
+    expect(listed.tasks.map((t: { id: string }) => t.id)).toEqual(ids.slice(4).reverse());
+    // The other partition holds more than the tenant's quota, and is under no quota of its own but the store's.
+    expect((await result(url, "GetTask", { id: other.id })).id).toBe(other.id);
+  });
 });
