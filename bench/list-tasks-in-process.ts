@@ -7,9 +7,9 @@
  * (user + system) per call over 1,000 calls, after 200 to warm up.
  */
 import { create } from "@bufbuild/protobuf";
-import { ListTasksRequestSchema, ListTasksResponseSchema, TaskState } from "../gen/a2a_pb.js";
+import { ListTasksRequestSchema, ListTasksResponseSchema } from "../gen/a2a_pb.js";
 import { encodeMessageText } from "../src/a2a/protojson.js";
-import { listTasks } from "../src/server/list-tasks.js";
+import { listTasks, taskQueryOf } from "../src/server/list-tasks.js";
 import { LiveTasks } from "../src/server/live-task.js";
 import { filledTaskStore, LIST_SCOPE } from "./support/list-tasks-store.js";
 
@@ -28,17 +28,8 @@ async function time(label: string, call: () => Promise<unknown>): Promise<void> 
   );
 }
 
-await time("store.list", () =>
-  store.list(LIST_SCOPE, {
-    owner: "",
-    contextId: "",
-    status: TaskState.UNSPECIFIED,
-    statusTimestampAfter: undefined,
-    after: undefined,
-    pageSize: 50,
-    includeArtifacts: false,
-  }),
-);
+const query = taskQueryOf(request, "");
+await time("store.list", () => store.list(LIST_SCOPE, query));
 await time("listTasks", () => listTasks(store, live, LIST_SCOPE, "", request));
 await time("listTasks + JSON", async () =>
   encodeMessageText(ListTasksResponseSchema, await listTasks(store, live, LIST_SCOPE, "", request)),
