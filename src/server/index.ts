@@ -29,7 +29,6 @@ export {
   AgentExecutionContext,
   type ConversationTurn,
   type ToolsFactory,
-  ToolsNotConfiguredError,
 } from "./agent-execution-context.js";
 export {
   AgentRequestHandler,
@@ -39,7 +38,6 @@ export {
 } from "./agent-request-handler.js";
 export type { ServerCallContext } from "./call-context.js";
 export { type CancellationReason, CancelledError, isCancellation } from "./cancellation.js";
-export { customHeaders, isSafeCustomHeaderName } from "./custom-headers.js";
 export { EventQueue, Subscription } from "./event-queue.js";
 export type { OutputMasker, SkillHandler } from "./execution.js";
 export { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from "./fetch-adapter.js";
@@ -60,6 +58,7 @@ export { JsonRpcBinding, type JsonRpcBindingOptions } from "./jsonrpc-binding.js
 export { DEFAULT_LIST_PAGE_SIZE, MAX_LIST_PAGE_SIZE } from "./list-tasks.js";
 export { DEFAULT_MAX_HISTORY_BYTES, HISTORY_TRIMMED_METADATA_KEY } from "./live-task.js";
 export { createNodeListener, type NodeListenerOptions, type NodeRequestListener } from "./node-adapter.js";
+export { createPlatformTools, type PlatformToolsOptions, platformToolsFactory } from "./platform-tools.js";
 export {
   DEFAULT_MAX_PUSH_CONFIG_BYTES,
   DEFAULT_MAX_PUSH_CONFIGS,
