@@ -56,6 +56,7 @@ import { NOVAOS_CONTEXT_HEADERS } from "../runtime/execution-context.js";
 import type { Logger } from "../runtime/logger.js";
 import { AgentExecutionContext, type ToolsFactory } from "./agent-execution-context.js";
 import type { ServerCallContext } from "./call-context.js";
+import { CancelledError } from "./cancellation.js";
 import type { Subscription } from "./event-queue.js";
 import { Execution, type OutputMasker } from "./execution.js";
 import { type BatchedFrames, batchedFrames } from "./frame-batches.js";
@@ -96,6 +97,8 @@ export interface AgentRequestHandlerOptions {
   readonly streaming: boolean;
   /** Each task's history budget in estimated bytes (default 4 MiB, `live-task.ts`). */
   readonly maxHistoryBytes?: number | undefined;
+  /** Estimated bytes one stream may fall behind its task before it is ended. Default `STREAM_BACKLOG_BYTES`. */
+  readonly streamBacklogBytes?: number;
 }
 
 /** The default and maximum page size of ListTaskPushNotificationConfigs. */
@@ -133,7 +136,10 @@ export class AgentRequestHandler implements A2ARequestHandler {
 
   constructor(options: AgentRequestHandlerOptions) {
     this.#options = options;
-    this.liveTasks = new LiveTasks(options.maxHistoryBytes);
+    this.liveTasks = new LiveTasks({
+      maxHistoryBytes: options.maxHistoryBytes,
+      maxBacklogBytes: options.streamBacklogBytes,
+    });
     this.#tools = options.tools ?? platformToolsFactory();
   }
 
@@ -143,6 +149,36 @@ export class AgentRequestHandler implements A2ARequestHandler {
    */
   whenIdle(): Promise<void> {
     return this.liveTasks.whenIdle();
+  }
+
+  /**
+   * For a shutdown whose drain ran out: fails every task a skill is still
+   * running on. FAILED is written first ("The agent shut down before the
+   * skill finished"), then the skill is preempted with that reason, as
+   * CancelTask does (harness rule 1), so nothing the skill does afterwards
+   * changes the task. Blocking calls answer the FAILED task and streams end
+   * on it. Resolves once the writes are stored.
+   */
+  async stopRunning(): Promise<void> {
+    const writes: Promise<void>[] = [];
+    for (const live of [...this.liveTasks.executing()]) {
+      const note = create(MessageSchema, {
+        messageId: randomUuid(),
+        role: Role.AGENT,
+        taskId: live.task.id,
+        contextId: live.task.contextId,
+        parts: [textPart(new CancelledError("shutdown").message)],
+      });
+      const written = live.writeStatus(TaskState.FAILED, note);
+      live.execution?.preempt("shutdown");
+      const taskId = live.task.id;
+      writes.push(
+        (written ?? Promise.resolve()).catch((error: unknown) =>
+          this.#options.logger.error({ err: error, task_id: taskId }, "task store save failed"),
+        ),
+      );
+    }
+    await Promise.all(writes);
   }
 
   // ---------------------------------------------------------------- messages

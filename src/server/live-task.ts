@@ -25,6 +25,7 @@ import { isTerminal } from "../a2a/task-state.js";
 import { EventQueue } from "./event-queue.js";
 import type { Execution } from "./execution.js";
 import { artifactUpdate, statusUpdate, streamResponse, taskStatus } from "./message-literals.js";
+import { frameWeight, STREAM_BACKLOG_BYTES, streamBacklogExceeded } from "./stream-backlog.js";
 import { artifactBytes, messageBytes, partBytes, taskBytes } from "./task-bytes.js";
 import { type StoredTask, scopedKey, type TaskStore, type TaskWriter } from "./task-store.js";
 
@@ -50,6 +51,14 @@ export interface ArtifactWrite {
   owned?: boolean;
 }
 
+/** A live task's budgets, in estimated bytes; each has its default when absent. */
+export interface LiveTaskLimits {
+  /** The task's history budget (default `DEFAULT_MAX_HISTORY_BYTES`, 4 MiB; S453). */
+  readonly maxHistoryBytes?: number | undefined;
+  /** How far one of its streams may fall behind (default `STREAM_BACKLOG_BYTES`; stream-backlog.ts). */
+  readonly maxBacklogBytes?: number | undefined;
+}
+
 /** Up to this many artifacts, an id is found by a scan; past it, through an index. */
 const SCANNED_ARTIFACTS = 8;
 
@@ -72,21 +81,17 @@ export class LiveTask implements StoredTask {
   readonly #maxHistoryBytes: number;
   /** The history's estimated bytes, counted once the task first grows past the budget. */
   #historyBytes: number | undefined;
+  readonly #maxBacklogBytes: number;
 
-  constructor(
-    task: Task,
-    scope: string,
-    store: TaskStore,
-    writer: TaskWriter,
-    maxHistoryBytes = DEFAULT_MAX_HISTORY_BYTES,
-  ) {
+  constructor(task: Task, scope: string, store: TaskStore, writer: TaskWriter, limits: LiveTaskLimits = {}) {
     this.task = task;
     this.scope = scope;
     this.key = scopedKey(task.id, scope);
     this.writer = writer;
     writer.bytes ??= taskBytes(task);
     this.#store = store;
-    this.#maxHistoryBytes = maxHistoryBytes;
+    this.#maxHistoryBytes = limits.maxHistoryBytes ?? DEFAULT_MAX_HISTORY_BYTES;
+    this.#maxBacklogBytes = limits.maxBacklogBytes ?? STREAM_BACKLOG_BYTES;
   }
 
   get owner(): string {
@@ -100,7 +105,12 @@ export class LiveTask implements StoredTask {
   /** The task's event fan-out, made when the first stream subscribes. */
   get events(): EventQueue<StreamResponse> {
     if (!this.#events) {
-      this.#events = new EventQueue<StreamResponse>();
+      const maxWeight = this.#maxBacklogBytes;
+      this.#events = new EventQueue<StreamResponse>({
+        weigh: frameWeight,
+        maxWeight,
+        exceeded: () => streamBacklogExceeded(this.task.id, maxWeight),
+      });
       if (this.#closed) this.#events.close();
     }
     return this.#events;
@@ -302,11 +312,11 @@ export function snapshotTask(task: Task): Task {
 export class LiveTasks {
   readonly #tasks = new Map<string, LiveTask>();
   #idle: (() => void)[] = [];
-  readonly #maxHistoryBytes: number;
+  readonly #limits: LiveTaskLimits;
 
-  /** `maxHistoryBytes`: each task's history budget (default 4 MiB). */
-  constructor(maxHistoryBytes = DEFAULT_MAX_HISTORY_BYTES) {
-    this.#maxHistoryBytes = maxHistoryBytes;
+  /** `limits`: each task's history budget and how far one of its streams may fall behind. */
+  constructor(limits: LiveTaskLimits = {}) {
+    this.#limits = limits;
   }
 
   get size(): number {
@@ -324,7 +334,7 @@ export class LiveTasks {
   open(task: Task, scope: string, store: TaskStore, writer: TaskWriter): LiveTask {
     const existing = this.get(task.id, scope);
     if (existing) return existing;
-    const live = new LiveTask(task, scope, store, writer, this.#maxHistoryBytes);
+    const live = new LiveTask(task, scope, store, writer, this.#limits);
     this.#tasks.set(live.key, live);
     return live;
   }
@@ -345,6 +355,11 @@ export class LiveTasks {
   whenIdle(): Promise<void> {
     if (this.#tasks.size === 0) return Promise.resolve();
     return new Promise((resolve) => this.#idle.push(resolve));
+  }
+
+  /** The live tasks a skill is running on. */
+  *executing(): Generator<LiveTask> {
+    for (const live of this.#tasks.values()) if (live.execution) yield live;
   }
 
   /** The live tasks of one scope. */
