@@ -6,7 +6,7 @@ export REDOCLY_TELEMETRY := off
 export REDOCLY_SUPPRESS_UPDATE_NOTICE := true
 BIN := node_modules/.bin
 
-.PHONY: generate check-generated test typecheck lint lint-openapi vitest conformance build bench bench-long demo clean
+.PHONY: generate check-generated test typecheck lint lint-openapi vitest conformance build bench bench-long soak demo clean
 
 # Reinstalls only when the lock changes; the lock file serialises concurrent makes.
 node_modules/.installed: package-lock.json
@@ -63,6 +63,11 @@ bench: node_modules/.installed
 ## make bench-long: the rows too slow for every run (a 1M-event stream, ListTasks over 1M stored tasks).
 bench-long: node_modules/.installed
 	$(BIN)/tsx bench/run.ts --long $(if $(ROUNDS),--rounds $(ROUNDS))
+
+## make soak: an agent under a 256 MB heap is sent 300 × 5 MB messages and 3,000 × 100 KB follow-ups to one
+## paused task; fails unless it stays up with its RSS flat (tools/soak.ts; a reduced run is in make test).
+soak: node_modules/.installed
+	$(BIN)/tsx tools/soak.ts
 
 clean:
 	rm -rf dist .cache coverage

@@ -95,6 +95,8 @@ export interface AgentRequestHandlerOptions {
   readonly extendedAgentCard: ExtendedAgentCardProvider | undefined;
   /** Whether SendStreamingMessage and SubscribeToTask are served (else -32004, spec §3.3.4). */
   readonly streaming: boolean;
+  /** Each task's history budget in estimated bytes (default 4 MiB, `live-task.ts`). */
+  readonly maxHistoryBytes?: number | undefined;
   /** Estimated bytes one stream may fall behind its task before it is ended. Default `STREAM_BACKLOG_BYTES`. */
   readonly streamBacklogBytes?: number;
 }
@@ -134,7 +136,10 @@ export class AgentRequestHandler implements A2ARequestHandler {
 
   constructor(options: AgentRequestHandlerOptions) {
     this.#options = options;
-    this.liveTasks = new LiveTasks(options.streamBacklogBytes);
+    this.liveTasks = new LiveTasks({
+      maxHistoryBytes: options.maxHistoryBytes,
+      maxBacklogBytes: options.streamBacklogBytes,
+    });
     this.#tools = options.tools ?? platformToolsFactory();
   }
 
@@ -259,6 +264,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
     const live = this.liveTasks.open(existing?.task ?? newTask(taskId, contextId), scope, taskStore, {
       owner,
       version: existing?.version ?? 0,
+      bytes: existing?.bytes,
     });
     live.execution?.preempt("superseded");
     live.appendHistory(inbound);
@@ -393,6 +399,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
       this.liveTasks.open((stored as StoredTask).task, scope, this.#options.taskStore, {
         owner,
         version: (stored as StoredTask).version,
+        bytes: (stored as StoredTask).bytes,
       });
     const state = live.task.status?.state;
     if (state === TaskState.CANCELED) return live.snapshot();
