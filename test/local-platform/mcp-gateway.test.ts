@@ -10,6 +10,11 @@ import {
 import type { LocalPlatform } from "../../src/local-platform/index.js";
 import { platform, serve } from "./support.js";
 
+/** The `output` of a `done` event's payload, parsed. */
+function outputOf(event: StreamEvent | undefined): unknown {
+  return JSON.parse((event?.payload as { output?: string } | undefined)?.output ?? "null");
+}
+
 /** `notes-agent`: writes a memory, finds it, updates it, then updates it again with the stale version. */
 function notesAgent(local: LocalPlatform): AgentBuilder {
   const agent = new AgentBuilder({
@@ -49,7 +54,7 @@ describe("the local MCP Gateway's memory tools, through ctx.tools in a run start
     for await (const event of gateway.events(runId)) events.push(event);
     const done = events.at(-1);
     expect([done?.type, done?.content]).toEqual(["done", undefined]);
-    const output = JSON.parse((done?.payload as { output: string }).output);
+    const output = outputOf(done) as Record<string, unknown>;
     expect(output.found).toEqual([["the moon pulls the tides", 1]]);
     expect(output.version).toBe(2);
     expect(output.stale).toMatch(/HTTP 409: .* is at version 2, not 1/);
@@ -88,7 +93,7 @@ describe("the local MCP Gateway's knowledge tools", () => {
     let last: StreamEvent | undefined;
     for await (const event of gateway.events(runId)) last = event;
     expect(last?.type).toBe("done");
-    expect(JSON.parse((last?.payload as { output: string }).output)).toEqual([["Tides follow the moon.", 0.5]]);
+    expect(outputOf(last)).toEqual([["Tides follow the moon.", 0.5]]);
     expect(local.violations).toEqual([]);
     await gateway.close();
   });
