@@ -7,26 +7,47 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { Command, InvalidArgumentError } from "commander";
+import { parseArgs } from "node:util";
 import { LOCAL_SERVICES, type LocalService, startLocalPlatform } from "./local-platform.js";
 import { platformEnvFile } from "./platform-env.js";
 
-function port(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 65535 - LOCAL_SERVICES.length) {
-    throw new InvalidArgumentError("a port number");
-  }
-  return n;
-}
+const USAGE = `Usage: novaos-platform [--host 127.0.0.1] [--base-port N] [--write-env FILE] [--tenant local]
+Serve the NovaOS platform services on localhost (Execution Gateway, Agent DNS, MCP Gateway, …).
+  --host        the address to bind (default 127.0.0.1)
+  --base-port   serve the services on consecutive ports from N (default: free ports)
+  --write-env   also write the NAME=value lines to FILE
+  --tenant      the tenant of calls that name none (default local)
+`;
 
-const program = new Command("novaos-platform")
-  .description("Serve the NovaOS platform services on localhost (Execution Gateway, Agent DNS, …)")
-  .option("--host <host>", "the address to bind", "127.0.0.1")
-  .option("--base-port <port>", "serve the services on consecutive ports from this one (default: free ports)", port)
-  .option("--write-env <path>", "also write the NAME=value lines to this file")
-  .option("--tenant <tenant>", "the tenant of calls that name none", "local")
-  .parse();
-const options = program.opts<{ host: string; basePort?: number; writeEnv?: string; tenant: string }>();
+// node:util's parser: the CLI's terminal libraries stay with the novaos-a2a bin.
+let values: { host: string; "base-port"?: string; "write-env"?: string; tenant: string; help?: boolean };
+try {
+  values = parseArgs({
+    options: {
+      host: { type: "string", default: "127.0.0.1" },
+      "base-port": { type: "string" },
+      "write-env": { type: "string" },
+      tenant: { type: "string", default: "local" },
+      help: { type: "boolean", short: "h" },
+    },
+  }).values as typeof values;
+} catch (error) {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+  process.exit(2);
+}
+if (values.help) {
+  process.stdout.write(USAGE);
+  process.exit(0);
+}
+const basePort = values["base-port"] === undefined ? undefined : Number(values["base-port"]);
+if (
+  basePort !== undefined &&
+  !(Number.isInteger(basePort) && basePort >= 1 && basePort <= 65535 - LOCAL_SERVICES.length)
+) {
+  process.stderr.write(`--base-port must be a port number\n${USAGE}`);
+  process.exit(2);
+}
+const options = { host: values.host, basePort, writeEnv: values["write-env"], tenant: values.tenant };
 
 const started = performance.now();
 const ports: Partial<Record<LocalService, number>> = {};
