@@ -9,9 +9,10 @@
  * `toJson`/`fromJson` and of src/a2a/required-fields.ts: field order by
  * number, implicit zero values omitted, REQUIRED zeros appended, JSON and
  * proto names both read, unknown keys ignored. What a reader or writer does
- * not handle exactly (string-encoded numbers, unknown enum names, a key set
- * twice, a missing REQUIRED field, any type it does not expect) makes it
- * bail out, and src/a2a/protojson.ts runs the reflective path instead.
+ * not handle exactly (string-encoded numbers, unknown enum names, in a
+ * request an enum number its enum does not declare, a key set twice, a
+ * missing REQUIRED field, any type it does not expect) makes it bail out,
+ * and src/a2a/protojson.ts runs the reflective path instead.
  * Readers spend the runtime's value budget (two units per member, one per
  * list item) and bail on a number that is not finite; writers write such a number
  * as `null`. A
@@ -375,7 +376,7 @@ function printWriter(f: GeneratedFile, rt: Runtime, message: DescMessage): void 
 /** The expression reading one non-null JSON value `x` of the field (a singular value, an item, a map value). */
 function readItem(rt: Runtime, field: DescField, x: string): Printable[] {
   const item = itemOf(field);
-  if (item.kind === "enum") return [`read${enumName(item.enum)}(${x})`];
+  if (item.kind === "enum") return [`read${enumName(item.enum)}(${x}, v)`];
   if (item.kind === "message") {
     const name = item.message.typeName;
     if (name === TIMESTAMP) return [rt.readTimestamp, `(${x})`];
@@ -528,9 +529,10 @@ function printReader(f: GeneratedFile, rt: Runtime, message: DescMessage): void 
 }
 
 /**
- * `valid<Name>(m)`: no REQUIRED field missing and every number of its Struct
- * and Value fields finite, here and in every message it holds (other
- * well-known types excepted). Spends one unit of the value budget per message.
+ * `valid<Name>(m)`: no REQUIRED field missing, every enum number declared by
+ * its enum, and every number of its Struct and Value fields finite, here and
+ * in every message it holds (other well-known types excepted). Spends one
+ * unit of the value budget per message.
  */
 function printValid(f: GeneratedFile, rt: Runtime, message: DescMessage): void {
   const shape = f.importShape(message);
@@ -542,6 +544,10 @@ function printValid(f: GeneratedFile, rt: Runtime, message: DescMessage): void {
   }
   for (const field of message.fields) {
     const item = itemOf(field);
+    if (item.kind === "enum") {
+      printValidEnum(f, field, `known${enumName(item.enum)}`);
+      continue;
+    }
     if (item.kind !== "message") continue;
     const name = item.message.typeName;
     const check =
@@ -573,6 +579,23 @@ function printValid(f: GeneratedFile, rt: Runtime, message: DescMessage): void {
   f.print();
 }
 
+/** The statement of `valid<Name>` that refuses an enum number its enum does not declare. */
+function printValidEnum(f: GeneratedFile, field: DescField, known: string): void {
+  const local = `m.${field.localName}`;
+  if (field.oneof) {
+    const oneof = `m.${field.oneof.localName}`;
+    f.print(`  if (${oneof}.case === ${JSON.stringify(field.localName)} && !${known}(${oneof}.value)) return false;`);
+  } else if (field.fieldKind === "list") {
+    f.print(`  for (const x of ${local}) if (!${known}(x)) return false;`);
+  } else if (field.fieldKind === "map") {
+    f.print(`  for (const x of Object.values(${local})) if (!${known}(x as number)) return false;`);
+  } else if (isImplicit(field)) {
+    f.print(`  if (!${known}(${local})) return false;`);
+  } else {
+    f.print(`  if (${local} !== undefined && !${known}(${local})) return false;`);
+  }
+}
+
 function printEnum(f: GeneratedFile, rt: Runtime, e: DescEnum): void {
   const name = enumName(e);
   f.print(`function write${name}(x: number): string {`);
@@ -591,12 +614,22 @@ function printEnum(f: GeneratedFile, rt: Runtime, e: DescEnum): void {
   const numbers = new Map<string, number>();
   for (const value of e.values) numbers.set(enumValueJsonName(value), value.number);
   for (const value of e.values) numbers.set(value.name, value.number);
-  // Open enums take any int32 number as is.
-  f.print(`function read${name}(x: unknown): number {`);
+  // Open enums take any int32 number as is; a request (`v`) takes only the declared ones (src/a2a/enum-values.ts).
+  f.print(`function read${name}(x: unknown, v: boolean): number {`);
   f.print("  switch (x) {");
   for (const [n, number] of numbers) f.print(`    case ${JSON.stringify(n)}: return ${number};`);
   f.print("  }");
-  f.print("  return ", rt.readInt32, "(x);");
+  f.print("  const n = ", rt.readInt32, "(x);");
+  f.print(`  if (v && !known${name}(n)) `, rt.bail, "();");
+  f.print("  return n;");
+  f.print("}");
+  f.print();
+  f.print(`function known${name}(x: number): boolean {`);
+  f.print("  switch (x) {");
+  for (const number of seen) f.print(`    case ${number}:`);
+  f.print("      return true;");
+  f.print("  }");
+  f.print("  return false;");
   f.print("}");
   f.print();
 }

@@ -46,11 +46,12 @@ import {
 import { ExtensionActivation, type ExtensionRegistry } from "../a2a/extensions.js";
 import { A2A_EXTENSIONS_HEADER } from "../a2a/extensions-header.js";
 import { headerValue } from "../a2a/headers.js";
+import { partViolations } from "../a2a/parts.js";
 import { invalidParams } from "../a2a/protojson.js";
 import { frameState } from "../a2a/stream-frame.js";
 import { isTerminalState } from "../a2a/task-state.js";
 import { messageText } from "../a2a/text.js";
-import { checkVersion, requestedVersion } from "../a2a/version.js";
+import { checkRequestVersion } from "../a2a/version.js";
 import { readPlatformContext } from "../messages/platform-context.js";
 import { NOVAOS_CONTEXT_HEADERS } from "../runtime/execution-context.js";
 import type { Logger } from "../runtime/logger.js";
@@ -178,6 +179,9 @@ export class AgentRequestHandler implements A2ARequestHandler {
     if (!message) throw invalidParams([{ field: "message", description: "message is required" }]);
     const activation = this.#negotiate(context, request.metadata, message.metadata);
     if (streaming) this.#checkStreaming();
+    const emptyParts = partViolations(message.parts, "message.parts");
+    if (emptyParts.length > 0) throw invalidParams(emptyParts);
+    checkHistoryLength(request.configuration?.historyLength, "configuration.historyLength");
     const { taskStore, pushNotificationStore } = this.#options;
     const scope = scopeOf(request.tenant, context);
     const owner = ownerOf(context);
@@ -507,7 +511,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
 
   /** Version first (-32009), then required extensions (-32008); names the active extensions in the reply. */
   #negotiate(context: ServerCallContext, ...metadata: (JsonObject | undefined)[]): ExtensionActivation {
-    const versionError = checkVersion(requestedVersion(context.headers));
+    const versionError = checkRequestVersion(context.headers);
     if (versionError) throw versionError;
     const { extensions } = this.#options;
     // Nothing asked for and nothing required: every request of such an agent negotiates to the same empty result.
