@@ -68,7 +68,7 @@ import type { PushNotificationConfigStore } from "./push-config-store.js";
 import { randomUuid } from "./random-uuid.js";
 import type { A2ARequestHandler } from "./request-handler.js";
 import type { SecretSource } from "./secret-source.js";
-import { type RegisteredSkill, routeSkill } from "./skills.js";
+import { type RegisteredSkill, routeSkill, SKILL_ID_METADATA_KEY } from "./skills.js";
 import type { StoredTask, TaskStore } from "./task-store.js";
 import { textPart } from "./task-updater.js";
 import { checkHistoryLength, taskView } from "./task-view.js";
@@ -201,7 +201,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
     if (pushConfig && !pushNotificationStore) throw pushNotSupported();
     if (pushConfig) checkWebhookUrl(pushConfig.url, "configuration.taskPushNotificationConfig.url");
 
-    const route = routeSkill(this.#options.skills, message, platform);
+    const route = routeSkill(this.#options.skills, message, platform, existing?.task);
     if ("skill" in route)
       this.#checkContentTypes(route.skill, message, request.configuration?.acceptedOutputModes ?? []);
     const references =
@@ -222,7 +222,9 @@ export class AgentRequestHandler implements A2ARequestHandler {
     if (current && current.owner !== owner) throw taskNotFound(taskId);
     if (current) checkAcceptsMessages(current.task, message);
     const inbound: Message = { ...message, taskId, contextId };
-    const live = this.liveTasks.open(existing?.task ?? newTask(taskId, contextId), scope, taskStore, {
+    // A new task records the skill that owns it: follow-ups go to that skill (skills.ts).
+    const owned = "skill" in route ? { [SKILL_ID_METADATA_KEY]: route.skill.card.id } : undefined;
+    const live = this.liveTasks.open(existing?.task ?? newTask(taskId, contextId, owned), scope, taskStore, {
       owner,
       version: existing?.version ?? 0,
     });

@@ -41,9 +41,9 @@ export function taskStatus(state: TaskState, message?: Message): TaskStatus {
   return status;
 }
 
-/** A new task with an empty history, SUBMITTED now. */
-export function newTask(id: string, contextId: string): Task {
-  return {
+/** A new task with an empty history, SUBMITTED now; metadata only when given. */
+export function newTask(id: string, contextId: string, metadata?: JsonObject): Task {
+  const task: Task = {
     $typeName: "lf.a2a.v1.Task",
     id,
     contextId,
@@ -51,6 +51,8 @@ export function newTask(id: string, contextId: string): Task {
     artifacts: [],
     history: [],
   };
+  if (metadata) task.metadata = metadata;
+  return task;
 }
 
 export function textPart(text: string): Part {

@@ -17,7 +17,12 @@ import {
   type Task,
   TaskState,
 } from "../../gen/a2a_pb.js";
-import { TaskNotCancelableError, TaskNotFoundError, UnsupportedOperationError } from "../../src/a2a/errors.js";
+import {
+  InvalidParamsError,
+  TaskNotCancelableError,
+  TaskNotFoundError,
+  UnsupportedOperationError,
+} from "../../src/a2a/errors.js";
 import { isLastFrame } from "../../src/a2a/stream-frame.js";
 import { Client } from "../../src/client/client.js";
 import { extractSessionId, pendingInputRequests } from "../../src/client/task-messages.js";
@@ -201,6 +206,42 @@ describe.each(BINDINGS)("our Client → AgentBuilder over %s", (binding) => {
     expect(resumed.status?.state).toBe(TaskState.COMPLETED);
     expect(resumed.artifacts.at(-1)?.parts[0]?.content).toEqual({ case: "text", value: "approved with confirm (yes)" });
     expect(pendingInputRequests(resumed)).toEqual([]);
+  });
+});
+
+describe.each(BINDINGS)("HITL follow-ups of our Client over %s reach the skill that owns the task", (binding) => {
+  const connect = () => new Client({ baseUrl: urls[binding], binding });
+
+  it("runs the docs' sendHitlResponse sample, which names no skill, against a multi-skill agent", async () => {
+    await using client = connect();
+    // As docs/client.md "Human in the loop" has it.
+    const task = await client.sendMessage("Deploy it", { skillId: "approve" });
+    expect(task.$typeName).toBe("lf.a2a.v1.Task");
+    if (task.$typeName !== "lf.a2a.v1.Task") return;
+    const [request] = pendingInputRequests(task);
+    expect(request).toBeDefined();
+    if (!request) return;
+    const resumed = await client.sendHitlResponse(request.actions[0]?.id ?? "confirm", request.sessionId, {
+      taskId: task.id,
+      inputValue: "yes",
+    });
+    expect(asTask(resumed).status?.state).toBe(TaskState.COMPLETED);
+    expect(asTask(resumed).artifacts.at(-1)?.parts[0]?.content).toEqual({
+      case: "text",
+      value: "approved with confirm (yes)",
+    });
+  });
+
+  it("refuses a follow-up naming another skill as InvalidParamsError and leaves the paused task as it was", async () => {
+    await using c = connect();
+    const paused = asTask(await c.sendMessage("deploy", { skillId: "approve" }));
+    const error = await c.sendMessage("hi", { taskId: paused.id, skillId: "chat" }).then(
+      () => expect.fail("a follow-up to another skill was served"),
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(InvalidParamsError);
+    expect((error as Error).message).toContain(`Task ${paused.id} belongs to skill 'approve'`);
+    expect((await c.getTask(paused.id)).status?.state).toBe(TaskState.INPUT_REQUIRED);
   });
 });
 

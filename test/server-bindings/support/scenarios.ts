@@ -49,6 +49,9 @@ export function buildAgent(options: Partial<AgentBuilderOptions> = {}): AgentBui
     }
     return { output: "done" };
   });
+  agent.skill("ask", (_ctx, text) =>
+    text === "question" ? { output: "Which one?", status: "WAITING_USER" } : { output: `answered: ${text}` },
+  );
   agent.skill("hold", async (ctx) => {
     await new Promise<void>((resolve, reject) => {
       held.set(ctx.taskId, resolve);
@@ -302,6 +305,34 @@ export const SCENARIOS: Scenario[] = [
       old: await reasonOf(d.call("GetTask", { id: "any" }, { "A2A-Version": "0.3" })),
     }),
     expected: { unary: "VERSION_NOT_SUPPORTED", streaming: "VERSION_NOT_SUPPORTED", old: "VERSION_NOT_SUPPORTED" },
+  },
+  {
+    name: "a follow-up goes to the skill that owns its task; naming another skill is INVALID_PARAMS for that request only",
+    run: async (d) => {
+      const { task } = (await d.call("SendMessage", { message: message("question", "ask") })) as Json;
+      const followUp = (text: string, skill?: string) => ({
+        message: {
+          messageId: `m-${++unique}`,
+          role: "ROLE_USER",
+          parts: [{ text }],
+          taskId: task.id,
+          ...(skill ? { metadata: { skillId: skill } } : {}),
+        },
+      });
+      const other = await reasonOf(d.call("SendMessage", followUp("blue", "echo")));
+      const unknown = await reasonOf(d.call("SendMessage", followUp("blue", "no-such-skill")));
+      const after = taskShape(await d.call("GetTask", { id: task.id }));
+      const resumed = taskShape(((await d.call("SendMessage", followUp("blue"))) as Json).task);
+      return { owner: task.metadata?.skillId, paused: task.status.state, other, unknown, after, resumed };
+    },
+    expected: {
+      owner: "ask",
+      paused: "TASK_STATE_INPUT_REQUIRED",
+      other: "INVALID_PARAMS",
+      unknown: "INVALID_PARAMS",
+      after: { state: "TASK_STATE_INPUT_REQUIRED", history: 2 },
+      resumed: { state: "TASK_STATE_COMPLETED", artifacts: [{ name: "output", texts: ["answered: blue"] }] },
+    },
   },
   {
     name: "a request missing a REQUIRED field is INVALID_PARAMS",
