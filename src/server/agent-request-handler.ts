@@ -48,7 +48,7 @@ import { A2A_EXTENSIONS_HEADER } from "../a2a/extensions-header.js";
 import { headerValue } from "../a2a/headers.js";
 import { partViolations } from "../a2a/parts.js";
 import { invalidParams } from "../a2a/protojson.js";
-import { frameState } from "../a2a/stream-frame.js";
+import { isTerminalFrame } from "../a2a/stream-frame.js";
 import { isTerminalState } from "../a2a/task-state.js";
 import { messageText } from "../a2a/text.js";
 import { checkRequestVersion } from "../a2a/version.js";
@@ -106,12 +106,6 @@ const NO_REFERENCES: { resolved: Task[]; unresolved: string[] } = Object.freeze(
   resolved: Object.freeze([]) as unknown as Task[],
   unresolved: Object.freeze([]) as unknown as string[],
 });
-
-/** True for a frame after which a task stream is over: its task reached a terminal state. */
-function isTerminalFrame(frame: StreamResponse): boolean {
-  const state = frameState(frame);
-  return state !== undefined && isTerminalState(state);
-}
 
 function taskNotFound(taskId: string): TaskNotFoundError {
   return new TaskNotFoundError(`Task ${taskId} not found`, { metadata: { taskId } });
@@ -386,28 +380,36 @@ export class AgentRequestHandler implements A2ARequestHandler {
     return batchedFrames(() => this.#subscribe(request, context));
   }
 
+  /**
+   * The task's snapshot, then its events until it reaches a terminal state
+   * (spec §3.1.6), whether a run executes on it now or not: a task paused for
+   * input, or left WORKING by a skill that returned RUNNING, is held live
+   * while watched, and the run a follow-up starts streams to every
+   * subscription. Leaving lets the task go once nothing else holds it.
+   */
   async *#subscribe(request: SubscribeToTaskRequest, context: ServerCallContext): AsyncGenerator<StreamResponse[]> {
     this.#negotiate(context);
     this.#checkStreaming();
     const scope = scopeOf(request.tenant, context);
-    const stored = await this.#findTask(request.id, scope, ownerOf(context));
-    const live = this.liveTasks.get(request.id, scope);
-    const task = live?.task ?? stored.task;
-    if (isTerminalState(task.status?.state ?? TaskState.UNSPECIFIED)) {
+    const found = await this.#findTask(request.id, scope, ownerOf(context));
+    const state = found.task.status?.state;
+    if (isTerminalState(state ?? TaskState.UNSPECIFIED)) {
       throw new UnsupportedOperationError(
-        `Task ${request.id} is ${stateName(task.status?.state)}; a terminal task has no updates to subscribe to`,
+        `Task ${request.id} is ${stateName(state)}; a terminal task has no updates to subscribe to`,
         { metadata: { taskId: request.id } },
       );
     }
-    // Subscribe and snapshot in one step, so no event falls between the two.
-    const events = live?.execution ? live.events.subscribe() : undefined;
-    const snapshot = snapshotTask(task);
-    if (!events) {
-      // Nothing runs on the task (e.g. paused for input): its snapshot is all there is to say.
-      yield [streamResponse({ case: "task", value: snapshot })];
-      return;
+    // Nothing awaits from here on: the live task, the subscription and the snapshot are one step.
+    const live = this.liveTasks.open(found.task, scope, this.#options.taskStore, {
+      owner: found.owner,
+      version: found.version,
+    });
+    const events = live.events.subscribe();
+    try {
+      yield* taskBatches(live.snapshot(), events, context.signal);
+    } finally {
+      this.liveTasks.release(live);
     }
-    yield* taskBatches(snapshot, events, context.signal);
   }
 
   #checkStreaming(): void {

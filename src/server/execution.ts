@@ -88,6 +88,7 @@ export class Execution {
     this.#options = options;
     this.live = options.live;
     this.live.execution = this;
+    options.liveTasks.runStarted();
     this.updater = new TaskUpdater(this.live, () => this.#cancelled);
     this.requestEvents = options.stream ? this.live.events.subscribe() : undefined;
     this.settled = new Promise((resolve) => {
@@ -283,10 +284,13 @@ export class Execution {
     this.requestEvents?.end();
     this.#resolveSettled();
     const live = this.live;
+    const ended = () => this.#options.liveTasks.runEnded(live);
     if (live.execution === this) {
       live.execution = undefined;
-      const release = () => this.#options.liveTasks.release(live);
-      live.persist().then(release, release);
+      live.persist().then(ended, ended);
+    } else {
+      // Superseded: the newer run owns the task and its saves.
+      ended();
     }
   }
 }

@@ -211,9 +211,17 @@ export function snapshotTask(task: Task): Task {
   };
 }
 
-/** The live tasks of one agent, by scoped task id. */
+/**
+ * The live tasks of one agent, by scoped task id. A task is live while a run
+ * executes on it, and also while a subscription watches it and it is not
+ * terminal (spec §3.1.6: a subscription to a paused task stays open until
+ * the task ends), so the run a follow-up starts streams to every stream
+ * already watching.
+ */
 export class LiveTasks {
   readonly #tasks = new Map<string, LiveTask>();
+  /** Runs started and not yet ended (their outcome stored). */
+  #running = 0;
   #idle: (() => void)[] = [];
 
   get size(): number {
@@ -236,21 +244,36 @@ export class LiveTasks {
     return live;
   }
 
-  /** Unregisters it and ends its streams, once nothing is executing on it. */
+  /**
+   * Unregisters it and ends its streams, once nothing is executing on it and
+   * no subscription holds it open (a task that is not terminal stays live
+   * while one watches).
+   */
   release(live: LiveTask): void {
-    if (live.execution) return;
+    if (live.execution || (live.watched && !live.terminal)) return;
     if (this.#tasks.get(live.key) === live) this.#tasks.delete(live.key);
     live.close();
-    if (this.#tasks.size === 0) {
+  }
+
+  /** @internal A run started on a live task. */
+  runStarted(): void {
+    this.#running++;
+  }
+
+  /** @internal A run on `live` ended and its outcome is stored: the task is released unless held. */
+  runEnded(live: LiveTask): void {
+    this.#running--;
+    this.release(live);
+    if (this.#running === 0) {
       const waiters = this.#idle;
       this.#idle = [];
       for (const resolve of waiters) resolve();
     }
   }
 
-  /** Resolves once no task is live (every execution finished and was recorded). */
+  /** Resolves once no run executes (every run finished and its outcome was recorded). */
   whenIdle(): Promise<void> {
-    if (this.#tasks.size === 0) return Promise.resolve();
+    if (this.#running === 0) return Promise.resolve();
     return new Promise((resolve) => this.#idle.push(resolve));
   }
 

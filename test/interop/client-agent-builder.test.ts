@@ -232,6 +232,20 @@ describe.each(BINDINGS)("HITL follow-ups of our Client over %s reach the skill t
     });
   });
 
+  it("subscribeToTask on the paused task follows the run a follow-up from another client starts, to COMPLETED", async () => {
+    await using watcher = connect();
+    await using answerer = connect();
+    const paused = asTask(await watcher.sendMessage("deploy", { skillId: "approve" }));
+    const frames = watcher.subscribeToTask(paused.id);
+    const first = (await frames.next()).value as StreamResponse;
+    expect(first.payload.case === "task" && first.payload.value.status?.state).toBe(TaskState.INPUT_REQUIRED);
+    const [request] = pendingInputRequests(paused);
+    await answerer.sendHitlResponse("confirm", request?.sessionId ?? "", { taskId: paused.id, inputValue: "now" });
+    const rest = await collect({ [Symbol.asyncIterator]: () => frames });
+    const last = rest.at(-1) as StreamResponse;
+    expect(last.payload.case === "statusUpdate" && last.payload.value.status?.state).toBe(TaskState.COMPLETED);
+  });
+
   it("refuses a follow-up naming another skill as InvalidParamsError and leaves the paused task as it was", async () => {
     await using c = connect();
     const paused = asTask(await c.sendMessage("deploy", { skillId: "approve" }));

@@ -52,6 +52,9 @@ export function buildAgent(options: Partial<AgentBuilderOptions> = {}): AgentBui
   agent.skill("ask", (_ctx, text) =>
     text === "question" ? { output: "Which one?", status: "WAITING_USER" } : { output: `answered: ${text}` },
   );
+  agent.skill("background", (_ctx, text) =>
+    text === "start" ? { output: "started", status: "RUNNING" } : { output: `finished: ${text}` },
+  );
   agent.skill("hold", async (ctx) => {
     await new Promise<void>((resolve, reject) => {
       held.set(ctx.taskId, resolve);
@@ -305,6 +308,38 @@ export const SCENARIOS: Scenario[] = [
       old: await reasonOf(d.call("GetTask", { id: "any" }, { "A2A-Version": "0.3" })),
     }),
     expected: { unary: "VERSION_NOT_SUPPORTED", streaming: "VERSION_NOT_SUPPORTED", old: "VERSION_NOT_SUPPORTED" },
+  },
+  {
+    name: "SubscribeToTask on a task paused for input stays open; the follow-up's run streams to it up to COMPLETED",
+    run: async (d) => {
+      const { task } = (await d.call("SendMessage", { message: message("question", "ask") })) as Json;
+      const subscription = d.stream("SubscribeToTask", { id: task.id });
+      const snapshot = frameShape((await subscription.next()).value);
+      const followUp = (await d.call("SendMessage", {
+        message: { messageId: `m-${++unique}`, role: "ROLE_USER", parts: [{ text: "blue" }], taskId: task.id },
+      })) as Json;
+      return { snapshot, resumed: followUp.task.status.state, rest: await collect(subscription) };
+    },
+    expected: {
+      snapshot: "task TASK_STATE_INPUT_REQUIRED",
+      resumed: "TASK_STATE_COMPLETED",
+      rest: ["status TASK_STATE_WORKING", "artifact output answered: blue", "status TASK_STATE_COMPLETED"],
+    },
+  },
+  {
+    name: "SubscribeToTask on a task a skill left WORKING (RUNNING) stays open until a later run ends it",
+    run: async (d) => {
+      const { task } = (await d.call("SendMessage", { message: message("start", "background") })) as Json;
+      const subscription = d.stream("SubscribeToTask", { id: task.id });
+      const snapshot = frameShape((await subscription.next()).value);
+      await d.call("SendMessage", { message: message("the report", "background", { taskId: task.id }) });
+      return { left: task.status.state, snapshot, rest: await collect(subscription) };
+    },
+    expected: {
+      left: "TASK_STATE_WORKING",
+      snapshot: "task TASK_STATE_WORKING",
+      rest: ["status TASK_STATE_WORKING", "artifact output finished: the report", "status TASK_STATE_COMPLETED"],
+    },
   },
   {
     name: "a follow-up goes to the skill that owns its task; naming another skill is INVALID_PARAMS for that request only",
