@@ -143,8 +143,10 @@ export class AgentRequestHandler implements A2ARequestHandler {
       // A caller that hangs up meanwhile changes nothing: the wait ends with the run at the latest.
       if (!request.configuration?.returnImmediately) await execution.settled;
     }
+    const reply = accepted.kind === "started" ? accepted.execution.directReply : undefined;
+    if (reply) return sendMessageResponse({ case: "message", value: reply });
     const task = accepted.kind === "started" ? accepted.execution.live.snapshot() : accepted.task;
-    return sendMessageResponse(taskView(task, { historyLength }));
+    return sendMessageResponse({ case: "task", value: taskView(task, { historyLength }) });
   }
 
   sendStreamingMessage(request: SendMessageRequest, context: ServerCallContext): BatchedFrames<StreamResponse> {
@@ -157,9 +159,19 @@ export class AgentRequestHandler implements A2ARequestHandler {
       yield [streamResponse({ case: "task", value: accepted.task })];
       return;
     }
+    const { execution } = accepted;
+    const events = execution.requestEvents as Subscription<StreamResponse>;
+    // A deferred task: the first frame waits until the task is made, or is the direct Message that replaces it.
+    const committed = execution.live.committed;
+    if (committed) await Promise.race([committed, execution.settled]);
+    if (execution.directReply) {
+      events.cancel();
+      yield [streamResponse({ case: "message", value: execution.directReply })];
+      return;
+    }
+    const snapshot = committed ? await committed : (accepted.snapshot as Task);
     const historyLength = request.configuration?.historyLength;
-    const events = accepted.execution.requestEvents as Subscription<StreamResponse>;
-    yield* taskBatches(taskView(accepted.snapshot as Task, { historyLength }), events, context.signal);
+    yield* taskBatches(taskView(snapshot, { historyLength }), events, context.signal);
   }
 
   /**
@@ -223,6 +235,9 @@ export class AgentRequestHandler implements A2ARequestHandler {
       version: existing?.version ?? 0,
     });
     live.execution?.preempt("superseded");
+    // A skill that may answer with a direct Message starts without a task, unless the caller needs one now.
+    const needsTask = existing || current || pushConfig || request.configuration?.returnImmediately;
+    if (!needsTask && "skill" in route && route.skill.directReplies) live.defer();
     live.appendHistory(inbound);
 
     if ("rejection" in route) {
@@ -244,6 +259,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
       live,
       liveTasks: this.liveTasks,
       skillId: route.skill.card.id,
+      directReplies: route.skill.directReplies,
       logger: this.#options.logger,
       masker: this.#options.masker,
       stream: streaming,
@@ -268,7 +284,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
       secrets: this.#options.secrets,
       tools: this.#options.tools,
     });
-    // Starting writes WORKING, which stores the task.
+    // Starting writes WORKING, which stores the task (unless it is deferred).
     execution.start(route.skill.handler, ctx, messageText(message));
     return { kind: "started", execution, snapshot };
   }

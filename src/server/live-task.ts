@@ -52,6 +52,9 @@ export class LiveTask implements StoredTask {
   #artifactIndex: Map<string, number> | undefined;
   #saving: Promise<void> = Promise.resolve();
   #queuedSave: Promise<void> | undefined;
+  /** Set while the task is not made yet (a skill that may reply with a direct Message): nothing is stored. */
+  #uncommitted: ((snapshot: Task) => void) | undefined;
+  #committed: Promise<Task> | undefined;
 
   constructor(task: Task, scope: string, store: TaskStore, writer: TaskWriter) {
     this.task = task;
@@ -92,6 +95,41 @@ export class LiveTask implements StoredTask {
     return isTerminal(this.task);
   }
 
+  /**
+   * Holds the task back until something writes to it: nothing is stored or
+   * published before then, so a skill may still answer with a direct Message
+   * and no task ever exists (spec §3.1.1). `committed` resolves with the task
+   * as it was just before its first write.
+   */
+  defer(): void {
+    this.#committed = new Promise((resolve) => {
+      this.#uncommitted = resolve;
+    });
+  }
+
+  /** Whether the task is held back (see `defer`). */
+  get pending(): boolean {
+    return this.#uncommitted !== undefined;
+  }
+
+  /** The task as it was when it was made (its stream's first frame); undefined unless it was deferred. */
+  get committed(): Promise<Task> | undefined {
+    return this.#committed;
+  }
+
+  /** Makes a deferred task: from now on it is stored and its writes published. */
+  commit(): void {
+    const resolve = this.#uncommitted;
+    if (!resolve) return;
+    this.#uncommitted = undefined;
+    resolve(this.snapshot());
+  }
+
+  /** A deferred task's status as its run starts, in memory only (nothing is stored yet). */
+  startDeferred(state: TaskState): void {
+    this.task.status = taskStatus(state);
+  }
+
   /** Appends a message to the history (an inbound user message), without an event. */
   appendHistory(message: Message): void {
     this.task.history.push(message);
@@ -103,6 +141,7 @@ export class LiveTask implements StoredTask {
    */
   writeStatus(state: TaskState, message?: Message, metadata?: JsonObject): Promise<void> | undefined {
     if (this.terminal) return undefined;
+    this.commit();
     const status = taskStatus(state, message);
     this.task.status = status;
     if (message) this.task.history.push(message);
@@ -121,6 +160,7 @@ export class LiveTask implements StoredTask {
    */
   writeArtifact(write: ArtifactWrite): Promise<void> | undefined {
     if (this.terminal) return undefined;
+    this.commit();
     const incoming = write.artifact;
     const index = this.#artifactPosition(incoming.artifactId);
     if (index !== undefined && write.append) {
@@ -175,6 +215,7 @@ export class LiveTask implements StoredTask {
    * while a save is waiting share it (it saves the state as of when it runs).
    */
   persist(): Promise<void> {
+    if (this.#uncommitted) return Promise.resolve();
     if (this.#store.savesSynchronously) return this.#store.save(this.task, this.scope, this.writer);
     if (this.#queuedSave) return this.#queuedSave;
     const save = this.#saving.then(() => {

@@ -101,9 +101,9 @@ export function artifact(artifactId: string, name: string, parts: Part[], extras
   return made;
 }
 
-/** A blocking SendMessage's answer: the task. */
-export function sendMessageResponse(task: Task): SendMessageResponse {
-  return { $typeName: "lf.a2a.v1.SendMessageResponse", payload: { case: "task", value: task } };
+/** A blocking SendMessage's answer: the task, or the direct Message a skill answered with. */
+export function sendMessageResponse(payload: SendMessageResponse["payload"]): SendMessageResponse {
+  return { $typeName: "lf.a2a.v1.SendMessageResponse", payload };
 }
 
 /** A stream frame. */

@@ -31,11 +31,19 @@ export interface SkillOptions {
   inputModes?: readonly string[];
   /** Media types the skill produces; default: the agent's `defaultOutputModes`. */
   outputModes?: readonly string[];
+  /**
+   * The skill may answer with a direct Message (`SkillResult.replyAs:
+   * "message"`) instead of a task. Its task is then made only when the skill
+   * first writes to it or returns a task result, so a stream's first frame
+   * waits for that. Default false.
+   */
+  directReplies?: boolean;
 }
 
 export interface RegisteredSkill {
   readonly card: AgentSkill;
   readonly handler: SkillHandler;
+  readonly directReplies: boolean;
 }
 
 export function registeredSkill(name: string, options: SkillOptions, handler: SkillHandler): RegisteredSkill {
@@ -50,7 +58,7 @@ export function registeredSkill(name: string, options: SkillOptions, handler: Sk
     inputModes: [...(options.inputModes ?? [])],
     outputModes: [...(options.outputModes ?? [])],
   });
-  return { card, handler };
+  return { card, handler, directReplies: options.directReplies ?? false };
 }
 
 export type SkillRoute = { readonly skill: RegisteredSkill } | { readonly rejection: string };

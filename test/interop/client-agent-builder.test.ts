@@ -67,6 +67,7 @@ function buildAgent(): AgentBuilder {
     });
     return { output: "released" };
   });
+  agent.skill("quick", { directReplies: true }, (_ctx, text) => ({ output: `quick: ${text}`, replyAs: "message" }));
   agent.skill("approve", async (ctx) => {
     const answer = extractHitlResponse(ctx.message);
     if (answer) return { output: `approved with ${answer.actionId} (${answer.inputValue ?? ""})` };
@@ -206,6 +207,18 @@ describe.each(BINDINGS)("our Client → AgentBuilder over %s", (binding) => {
     expect(resumed.status?.state).toBe(TaskState.COMPLETED);
     expect(resumed.artifacts.at(-1)?.parts[0]?.content).toEqual({ case: "text", value: "approved with confirm (yes)" });
     expect(pendingInputRequests(resumed)).toEqual([]);
+  });
+});
+
+describe.each(BINDINGS)("our Client over %s reads a direct Message reply", (binding) => {
+  it("sendMessage returns the Message; sendStreamingMessage yields it as its one, last frame", async () => {
+    await using client = new Client({ baseUrl: urls[binding], binding });
+    const reply = await client.sendMessage("hi", { skillId: "quick" });
+    expect(reply.$typeName).toBe("lf.a2a.v1.Message");
+    expect((reply as Message).parts[0]?.content).toEqual({ case: "text", value: "quick: hi" });
+    const frames = await collect(client.sendStreamingMessage("hey", { skillId: "quick" }));
+    expect(frames.map((f) => f.payload.case)).toEqual(["message"]);
+    expect(isLastFrame(frames[0] as StreamResponse)).toBe(true);
   });
 });
 

@@ -92,12 +92,19 @@ describe("message literals", () => {
     }
   });
 
-  it("sendMessageResponse answers with the task", () => {
-    const task = newTask("t", "c");
+  it("sendMessageResponse answers with the task, or with a direct Message", () => {
+    const task = newTask("t", "c", { skillId: "s" });
+    expectSame(TaskSchema, task, create(TaskSchema, { ...newTask("t", "c"), metadata: { skillId: "s" } }));
     expectSame(
       SendMessageResponseSchema,
-      sendMessageResponse(task),
+      sendMessageResponse({ case: "task", value: task }),
       create(SendMessageResponseSchema, { payload: { case: "task", value: task } }),
+    );
+    const message = agentMessage("m", "", "c", [textPart("hi")]);
+    expectSame(
+      SendMessageResponseSchema,
+      sendMessageResponse({ case: "message", value: message }),
+      create(SendMessageResponseSchema, { payload: { case: "message", value: message } }),
     );
   });
 

@@ -52,6 +52,13 @@ export function buildAgent(options: Partial<AgentBuilderOptions> = {}): AgentBui
   agent.skill("ask", (_ctx, text) =>
     text === "question" ? { output: "Which one?", status: "WAITING_USER" } : { output: `answered: ${text}` },
   );
+  agent.skill("quick", { directReplies: true }, async (ctx, text) => {
+    if (text !== "long") return { output: `quick: ${text}`, replyAs: "message" };
+    await ctx.taskUpdater.addArtifact([create(PartSchema, { content: { case: "text", value: "working" } })], {
+      artifactId: "notes",
+    });
+    return { output: "a task after all", replyAs: "message" };
+  });
   agent.skill("background", (_ctx, text) =>
     text === "start" ? { output: "started", status: "RUNNING" } : { output: `finished: ${text}` },
   );
@@ -308,6 +315,40 @@ export const SCENARIOS: Scenario[] = [
       old: await reasonOf(d.call("GetTask", { id: "any" }, { "A2A-Version": "0.3" })),
     }),
     expected: { unary: "VERSION_NOT_SUPPORTED", streaming: "VERSION_NOT_SUPPORTED", old: "VERSION_NOT_SUPPORTED" },
+  },
+  {
+    name: "a skill answers with a direct Message: SendMessage returns it, the stream is that one Message, no task is stored",
+    run: async (d) => {
+      const contextId = `direct-${d.name}-${++unique}`;
+      const unary = (await d.call("SendMessage", { message: message("hi", "quick", { contextId }) })) as Json;
+      const stream = await collect(
+        d.stream("SendStreamingMessage", { message: message("hey", "quick", { contextId }) }),
+      );
+      const stored = ((await d.call("ListTasks", { contextId })) as Json).tasks.length;
+      // The same skill, once it wrote to its task, answers with the task.
+      const afterWriting = await collect(
+        d.stream("SendStreamingMessage", { message: message("long", "quick", { contextId }) }),
+      );
+      return {
+        unary: { role: unary.message?.role, texts: texts(unary.message), taskId: unary.message?.taskId ?? "" },
+        context: unary.message?.contextId === contextId,
+        stream,
+        stored,
+        afterWriting,
+      };
+    },
+    expected: {
+      unary: { role: "ROLE_AGENT", texts: ["quick: hi"], taskId: "" },
+      context: true,
+      stream: ["message quick: hey"],
+      stored: 0,
+      afterWriting: [
+        "task TASK_STATE_WORKING",
+        "artifact notes working",
+        "artifact output a task after all",
+        "status TASK_STATE_COMPLETED",
+      ],
+    },
   },
   {
     name: "SubscribeToTask on a task paused for input stays open; the follow-up's run streams to it up to COMPLETED",
