@@ -44,6 +44,7 @@ import {
 } from "../a2a/constants.js";
 import { InvalidAgentResponseError } from "../a2a/errors.js";
 import type { ExtensionRegistry } from "../a2a/extensions.js";
+import { grpcDialUrl, isGrpcOnlyUrl } from "../a2a/grpc-url.js";
 import { DEFAULT_MAX_BODY_BYTES } from "../a2a/jsonrpc.js";
 import { isLastFrame, isTerminalFrame } from "../a2a/stream-frame.js";
 import { parseTimestamp } from "../a2a/timestamps.js";
@@ -62,7 +63,6 @@ import { validateHostAllowed } from "../runtime/config.js";
 import type { CallOptions } from "./call-options.js";
 import { type ClientConfig, type ResolvedClientConfig, resolveClientConfig } from "./client-config.js";
 import { GrpcTransport } from "./grpc-transport.js";
-import { grpcDialUrl, isGrpcOnlyUrl } from "./grpc-url.js";
 import { HttpJsonTransport } from "./http-json-transport.js";
 import { type CallResult, type ClientCallInterceptor, createCallContext, runAfter, runBefore } from "./interceptors.js";
 import { interfaceAt, selectInterface, tenantFromCard } from "./interface-selection.js";

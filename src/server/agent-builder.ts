@@ -15,7 +15,7 @@ import { type A2AExtension, ExtensionRegistry } from "../a2a/extensions.js";
 import { DEFAULT_MAX_BODY_BYTES } from "../a2a/jsonrpc.js";
 import { createLogger, type Logger } from "../runtime/logger.js";
 import { maskPii, maskPiiInObject } from "../security/pii.js";
-import { type AgentCardOptions, buildAgentCard } from "./agent-card.js";
+import { type AgentCardOptions, buildAgentCard, type CardUrlOptions } from "./agent-card.js";
 import type { ToolsFactory } from "./agent-execution-context.js";
 import { AgentRequestHandler, type ExtendedAgentCardProvider } from "./agent-request-handler.js";
 import type { OutputMasker, SkillHandler } from "./execution.js";
@@ -70,11 +70,12 @@ export interface AgentBuilderOptions<TTools = never> {
 }
 
 /** Options of the HTTP adapters. */
-export interface ServeOptions {
+export interface ServeOptions extends CardUrlOptions {
   /**
    * The card served at `/.well-known/agent-card.json`, or `false` to serve
    * none. Default: `toAgentCard()` with one interface per served binding at
-   * the URL the request came in on.
+   * `publicUrl` (see `CardUrlOptions` for when the request's URL is named
+   * instead).
    */
   agentCard?: AgentCardOptions | false;
 }

@@ -24,7 +24,7 @@ export {
   DEFAULT_OUTPUT_MODES,
   type ServeOptions,
 } from "./agent-builder.js";
-export { AGENT_CARD_MAX_AGE_SECONDS, type AgentCardOptions } from "./agent-card.js";
+export { AGENT_CARD_MAX_AGE_SECONDS, type AgentCardOptions, type CardUrlOptions } from "./agent-card.js";
 export {
   AgentExecutionContext,
   type ConversationTurn,
