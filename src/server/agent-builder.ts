@@ -23,7 +23,8 @@ import { createFetchHandler, type FetchHandler } from "./fetch-adapter.js";
 import { agentHttpBindings } from "./http-bindings.js";
 import type { HttpBinding } from "./http-exchange.js";
 import { createNodeListener, type NodeRequestListener } from "./node-adapter.js";
-import type { PushNotificationConfigStore } from "./push-config-store.js";
+import type { PushNotificationSender } from "./push/push-notification-sender.js";
+import { InMemoryPushNotificationConfigStore, type PushNotificationConfigStore } from "./push-config-store.js";
 import type { SecretSource } from "./secret-source.js";
 import { type AgentServer, type ListenOptions, listenAgent, servedInterfaces } from "./serve-agent.js";
 import { type RegisteredSkill, registeredSkill, type SkillOptions } from "./skills.js";
@@ -50,7 +51,15 @@ export interface AgentBuilderOptions<TTools = never> {
   extensions?: Iterable<A2AExtension>;
   /** Default: an in-memory, LRU-capped store. */
   taskStore?: TaskStore;
-  /** Without one, the four push-config methods answer -32003 and the card says so. */
+  /**
+   * Who delivers push notifications: a `PushNotificationSender` (this
+   * process POSTs each update to the task's webhooks), or `"platform"` (the
+   * NovaOS gateway delivers; the SDK only records configs). Push
+   * notifications are served and advertised only with one of them; without,
+   * the four push-config methods answer -32003 and the card says so.
+   */
+  pushNotificationDelivery?: PushNotificationSender | "platform";
+  /** Where push configs are recorded. Default, when `pushNotificationDelivery` is set: in memory. */
   pushNotificationStore?: PushNotificationConfigStore;
   /** Default `text/plain`, `application/json`. The card's default and content negotiation use the same list. */
   defaultOutputModes?: Iterable<string>;
@@ -88,6 +97,7 @@ export class AgentBuilder<TTools = never> {
   readonly description: string;
   readonly extensions: ExtensionRegistry;
   readonly taskStore: TaskStore;
+  /** Where push configs are recorded; set exactly when push notifications are served. */
   readonly pushNotificationStore: PushNotificationConfigStore | undefined;
   readonly defaultOutputModes: readonly string[];
   readonly defaultInputModes: readonly string[];
@@ -106,15 +116,24 @@ export class AgentBuilder<TTools = never> {
     this.description = options.description ?? "";
     this.extensions = new ExtensionRegistry(options.extensions ?? []);
     this.taskStore = options.taskStore ?? new InMemoryTaskStore();
-    this.pushNotificationStore = options.pushNotificationStore;
+    const delivery = options.pushNotificationDelivery;
+    this.pushNotificationStore = delivery
+      ? (options.pushNotificationStore ?? new InMemoryPushNotificationConfigStore())
+      : undefined;
     this.defaultOutputModes = [...(options.defaultOutputModes ?? DEFAULT_OUTPUT_MODES)];
     this.defaultInputModes = [...(options.defaultInputModes ?? DEFAULT_INPUT_MODES)];
     this.streaming = options.streaming ?? true;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.logger = options.logger ?? createLogger();
+    if (options.pushNotificationStore && !delivery) {
+      this.logger.warn(
+        "pushNotificationStore is set but nothing delivers push notifications: they are not served; " +
+          'set pushNotificationDelivery to a PushNotificationSender, or to "platform" when the gateway delivers',
+      );
+    }
   }
 
-  /** True exactly when a push-notification store was supplied (it records configs; it does not deliver). */
+  /** True exactly when push notifications are delivered, by a sender or by the platform (and so served). */
   get supportsPushNotifications(): boolean {
     return this.pushNotificationStore !== undefined;
   }
@@ -184,6 +203,8 @@ export class AgentBuilder<TTools = never> {
         extensions: this.extensions,
         taskStore: this.taskStore,
         pushNotificationStore: this.pushNotificationStore,
+        pushNotificationSender:
+          this.#options.pushNotificationDelivery === "platform" ? undefined : this.#options.pushNotificationDelivery,
         defaultOutputModes: this.defaultOutputModes,
         secrets: this.#options.secrets,
         tools: this.#options.tools as ToolsFactory<unknown> | undefined,

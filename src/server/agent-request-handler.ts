@@ -64,6 +64,8 @@ import { listTasks } from "./list-tasks.js";
 import { LiveTasks, snapshotTask } from "./live-task.js";
 import { anyMediaTypeMatches } from "./media-types.js";
 import { newTask, sendMessageResponse, streamResponse } from "./message-literals.js";
+import type { PushNotificationSender } from "./push/push-notification-sender.js";
+import { checkWebhookUrl, readableConfig } from "./push/webhook-config.js";
 import type { PushNotificationConfigStore } from "./push-config-store.js";
 import { randomUuid } from "./random-uuid.js";
 import type { A2ARequestHandler } from "./request-handler.js";
@@ -84,7 +86,10 @@ export interface AgentRequestHandlerOptions {
   readonly skills: ReadonlyMap<string, RegisteredSkill>;
   readonly extensions: ExtensionRegistry;
   readonly taskStore: TaskStore;
+  /** Where push configs are recorded; only when push notifications are served (else the four methods are -32003). */
   readonly pushNotificationStore: PushNotificationConfigStore | undefined;
+  /** Delivers every update of a task with push configs (none: the platform delivers them). */
+  readonly pushNotificationSender: PushNotificationSender | undefined;
   readonly defaultOutputModes: readonly string[];
   readonly secrets: SecretSource | undefined;
   readonly tools: ToolsFactory<unknown> | undefined;
@@ -117,12 +122,17 @@ function stateName(state: TaskState | undefined): string {
 
 export class AgentRequestHandler implements A2ARequestHandler {
   /** The tasks with something happening to them right now. */
-  readonly liveTasks = new LiveTasks();
+  readonly liveTasks: LiveTasks;
   readonly #options: AgentRequestHandlerOptions;
   #noExtensions: ExtensionActivation | undefined;
 
   constructor(options: AgentRequestHandlerOptions) {
     this.#options = options;
+    const { pushNotificationSender: sender, pushNotificationStore: store } = options;
+    // Every update of a live task goes to the sender, which delivers it to the task's webhooks, if any.
+    this.liveTasks = new LiveTasks(
+      sender && store ? (live, frame) => sender.enqueue(store, live.scope, live.task.id, frame) : undefined,
+    );
   }
 
   /**
@@ -458,7 +468,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
     await this.#findTask(request.taskId, scope, owner);
     const config = create(TaskPushNotificationConfigSchema, { ...request, id: request.id || randomUuid() });
     await store.save(config, scope, owner);
-    return clone(TaskPushNotificationConfigSchema, config);
+    return readableConfig(config);
   }
 
   async getTaskPushNotificationConfig(
@@ -474,7 +484,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
         metadata: { taskId: request.taskId, configId: request.id },
       });
     }
-    return clone(TaskPushNotificationConfigSchema, config);
+    return readableConfig(config);
   }
 
   /** Pages in config-id order; the token is the last id of the page. */
@@ -493,7 +503,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
     const page = await store.list(request.taskId, scope, { after, pageSize });
     const last = page.configs[page.configs.length - 1];
     return create(ListTaskPushNotificationConfigsResponseSchema, {
-      configs: page.configs.map((stored) => clone(TaskPushNotificationConfigSchema, stored.config)),
+      configs: page.configs.map((stored) => readableConfig(stored.config)),
       nextPageToken: page.more && last ? encodeConfigToken(last.config.id) : "",
     });
   }
@@ -585,24 +595,6 @@ export function ownerOf(_context: ServerCallContext): string {
 
 function pushNotSupported(): PushNotificationNotSupportedError {
   return new PushNotificationNotSupportedError("This agent does not support push notifications");
-}
-
-/** A webhook must be an absolute http(s) URL without credentials in it. */
-function checkWebhookUrl(url: string, field: string): void {
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(url);
-  } catch {
-    parsed = undefined;
-  }
-  const problem = !parsed
-    ? "must be an absolute URL"
-    : parsed.protocol !== "https:" && parsed.protocol !== "http:"
-      ? "must use http or https"
-      : parsed.username || parsed.password
-        ? "must not carry credentials (use authentication)"
-        : undefined;
-  if (problem) throw invalidParams([{ field, description: `${field} ${problem}` }]);
 }
 
 function encodeConfigToken(id: string): string {

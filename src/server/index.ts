@@ -60,6 +60,18 @@ export { JsonRpcBinding, type JsonRpcBindingOptions } from "./jsonrpc-binding.js
 export { DEFAULT_LIST_PAGE_SIZE, MAX_LIST_PAGE_SIZE } from "./list-tasks.js";
 export { createNodeListener, type NodeListenerOptions, type NodeRequestListener } from "./node-adapter.js";
 export {
+  DEFAULT_PUSH_BASE_DELAY_MS,
+  DEFAULT_PUSH_CONCURRENCY,
+  DEFAULT_PUSH_MAX_ATTEMPTS,
+  DEFAULT_PUSH_MAX_DELAY_MS,
+  DEFAULT_PUSH_MAX_QUEUED,
+  DEFAULT_PUSH_TIMEOUT_MS,
+  NOTIFICATION_TOKEN_HEADER,
+  PushNotificationSender,
+  type PushNotificationSenderOptions,
+} from "./push/push-notification-sender.js";
+export { MAX_WEBHOOK_URL_LENGTH } from "./push/webhook-config.js";
+export {
   DEFAULT_MAX_PUSH_CONFIGS,
   InMemoryPushNotificationConfigStore,
   type PushConfigPage,

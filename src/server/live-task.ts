@@ -36,6 +36,9 @@ export interface ArtifactWrite {
 /** Up to this many artifacts, an id is found by a scan; past it, through an index. */
 const SCANNED_ARTIFACTS = 8;
 
+/** Sees every update of a live task as it is published (the push-notification sender). */
+export type TaskUpdateListener = (live: LiveTask, frame: StreamResponse) => void;
+
 export class LiveTask implements StoredTask {
   readonly task: Task;
   readonly scope: string;
@@ -48,6 +51,7 @@ export class LiveTask implements StoredTask {
   /** The task's owner and the stored version this copy replaces on its next save. */
   readonly writer: TaskWriter;
   readonly #store: TaskStore;
+  readonly #onUpdate: TaskUpdateListener | undefined;
   /** Artifact positions by id, made once a task has more artifacts than a scan is worth. */
   #artifactIndex: Map<string, number> | undefined;
   #saving: Promise<void> = Promise.resolve();
@@ -56,12 +60,13 @@ export class LiveTask implements StoredTask {
   #uncommitted: ((snapshot: Task) => void) | undefined;
   #committed: Promise<Task> | undefined;
 
-  constructor(task: Task, scope: string, store: TaskStore, writer: TaskWriter) {
+  constructor(task: Task, scope: string, store: TaskStore, writer: TaskWriter, onUpdate?: TaskUpdateListener) {
     this.task = task;
     this.scope = scope;
     this.key = scopedKey(task.id, scope);
     this.writer = writer;
     this.#store = store;
+    this.#onUpdate = onUpdate;
   }
 
   get owner(): string {
@@ -147,7 +152,7 @@ export class LiveTask implements StoredTask {
     if (message) this.task.history.push(message);
     this.execution?.noteState(state);
     // No event is built for nobody: a blocking SendMessage has no stream watching.
-    if (this.watched) {
+    if (this.watched || this.#onUpdate) {
       this.#publish({ case: "statusUpdate", value: statusUpdate(this.task.id, this.task.contextId, status, metadata) });
     }
     return this.persist();
@@ -180,7 +185,7 @@ export class LiveTask implements StoredTask {
         this.task.artifacts[index] = own;
       }
     }
-    if (this.watched) {
+    if (this.watched || this.#onUpdate) {
       this.#publish({
         case: "artifactUpdate",
         value: artifactUpdate(
@@ -239,7 +244,9 @@ export class LiveTask implements StoredTask {
   }
 
   #publish(payload: StreamResponse["payload"]): void {
-    this.events.publish(streamResponse(payload));
+    const frame = streamResponse(payload);
+    if (this.watched) this.events.publish(frame);
+    this.#onUpdate?.(this, frame);
   }
 }
 
@@ -261,9 +268,15 @@ export function snapshotTask(task: Task): Task {
  */
 export class LiveTasks {
   readonly #tasks = new Map<string, LiveTask>();
+  readonly #onUpdate: TaskUpdateListener | undefined;
   /** Runs started and not yet ended (their outcome stored). */
   #running = 0;
   #idle: (() => void)[] = [];
+
+  /** `onUpdate` sees every update of every live task (the push-notification sender). */
+  constructor(onUpdate?: TaskUpdateListener) {
+    this.#onUpdate = onUpdate;
+  }
 
   get size(): number {
     return this.#tasks.size;
@@ -280,7 +293,7 @@ export class LiveTasks {
   open(task: Task, scope: string, store: TaskStore, writer: TaskWriter): LiveTask {
     const existing = this.get(task.id, scope);
     if (existing) return existing;
-    const live = new LiveTask(task, scope, store, writer);
+    const live = new LiveTask(task, scope, store, writer, this.#onUpdate);
     this.#tasks.set(live.key, live);
     return live;
   }

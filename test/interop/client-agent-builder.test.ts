@@ -48,6 +48,7 @@ function buildAgent(): AgentBuilder {
     name: "ours",
     logger: pino({ level: "silent" }),
     pushNotificationStore: new InMemoryPushNotificationConfigStore(),
+    pushNotificationDelivery: "platform",
     extendedAgentCard: create(AgentCardSchema, { name: "ours (extended)" }),
   });
   agent.skill("chat", (_ctx, text) => ({ output: `you said: ${text}` }));

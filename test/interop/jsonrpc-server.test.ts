@@ -33,6 +33,7 @@ beforeAll(async () => {
     version: "1.0.0",
     description: "Driven by @a2a-js/sdk",
     pushNotificationStore: new InMemoryPushNotificationConfigStore(),
+    pushNotificationDelivery: "platform",
     logger: createLogger({ level: "silent" }),
   });
   agent.skill("echo", { description: "Echoes, streams chunks, or waits on a gate" }, async (ctx, text) => {

@@ -62,6 +62,7 @@ describe("toAgentCard", () => {
     const card = agentWithSkills({
       streaming: false,
       pushNotificationStore: new InMemoryPushNotificationConfigStore(),
+      pushNotificationDelivery: "platform",
       extendedAgentCard: () => undefined,
       defaultOutputModes: ["application/json"],
       extensions: [new A2AExtension({ uri: "urn:ext", required: true, description: "needed" })],

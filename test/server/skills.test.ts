@@ -192,6 +192,7 @@ describe("direct Message replies", () => {
       name: "direct",
       logger,
       pushNotificationStore: new InMemoryPushNotificationConfigStore(),
+      pushNotificationDelivery: "platform",
     });
     const done = deferred();
     agent.skill("quick", { directReplies: true }, async () => {

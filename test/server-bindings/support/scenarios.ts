@@ -36,6 +36,7 @@ export function buildAgent(options: Partial<AgentBuilderOptions> = {}): AgentBui
     name: "equivalent",
     logger,
     pushNotificationStore: new InMemoryPushNotificationConfigStore(),
+    pushNotificationDelivery: "platform",
     extendedAgentCard: create(AgentCardSchema, { name: "equivalent (extended)", version: "1.0.0" }),
     ...options,
   });
