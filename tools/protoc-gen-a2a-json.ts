@@ -82,23 +82,75 @@ function isRequired(field: DescField): boolean {
 
 const isImplicit = (field: DescField) => field.presence === 2; // FeatureSet.FieldPresence.IMPLICIT
 
-/** The message types of the file that get a codec: every field of a kind we handle, every nested type too. */
-function supportedMessages(file: DescFile): Set<DescMessage> {
+/**
+ * The message types of the file that get a codec (every field of a kind we
+ * handle, every nested type too), and why each other one gets none.
+ */
+function supportedMessages(file: DescFile): { supported: Set<DescMessage>; without: Map<DescMessage, string> } {
   const messages = allMessages(file);
+  const without = new Map<DescMessage, string>();
   const supported = new Set(messages.filter((m) => m.file.edition === Edition.EDITION_PROTO3));
+  for (const m of messages) if (!supported.has(m)) without.set(m, "not proto3");
   // A cycle among the file's own types would change how REQUIRED zeros nest (see required-fields.ts): leave it out.
-  for (const m of messages) if (reaches(m, m, new Set())) supported.delete(m);
+  for (const m of messages) {
+    if (supported.has(m) && reaches(m, m, new Set())) {
+      supported.delete(m);
+      without.set(m, "its type is recursive");
+    }
+  }
   let changed = true;
   while (changed) {
     changed = false;
     for (const m of [...supported]) {
-      if (!m.fields.every((f) => fieldSupported(f, supported))) {
+      const field = m.fields.find((f) => !fieldSupported(f, supported));
+      if (field) {
         supported.delete(m);
+        without.set(m, `field ${field.name} (${describeField(field)})`);
         changed = true;
       }
     }
   }
-  return supported;
+  return { supported, without };
+}
+
+/** A field's kind as a proto reader would name it: `int64`, `repeated Foo`, `map<int32, string>`. */
+function describeField(field: DescField): string {
+  const scalar = (t: ScalarType) => ScalarType[t].toLowerCase();
+  switch (field.fieldKind) {
+    case "scalar":
+      return scalar(field.scalar);
+    case "enum":
+      return field.enum.typeName;
+    case "message":
+      return field.message.typeName;
+    case "list":
+      return `repeated ${field.listKind === "scalar" ? scalar(field.scalar) : field.listKind === "enum" ? field.enum.typeName : field.message.typeName}`;
+    case "map": {
+      const value =
+        field.mapKind === "scalar"
+          ? scalar(field.scalar)
+          : field.mapKind === "enum"
+            ? field.enum.typeName
+            : field.message.typeName;
+      return `map<${scalar(field.mapKey)}, ${value}>`;
+    }
+  }
+}
+
+/**
+ * Says on stderr, loudly, which messages take the slow reflective path: after
+ * a spec bump a new field kind silently costing the hot messages their codecs
+ * is a regression to fix here (test/a2a/json-codecs.test.ts fails on it too).
+ */
+function warnWithout(file: DescFile, without: Map<DescMessage, string>): void {
+  if (without.size === 0) return;
+  const lines = [...without].map(([m, why]) => `  ${m.typeName}: ${why}`);
+  process.stderr.write(
+    `protoc-gen-a2a-json: WARNING: ${without.size} message(s) of ${file.name}.proto get no fast JSON codec ` +
+      "and take the slower reflective path:\n" +
+      `${lines.join("\n")}\n` +
+      "Teach tools/protoc-gen-a2a-json.ts the field kind (fieldSupported, writeItem, readItem) to get them back.\n",
+  );
 }
 
 function allMessages(file: DescFile): DescMessage[] {
@@ -647,7 +699,8 @@ function generateTs(schema: Schema): void {
   // The files that declare a service: their messages are what the bindings read and write.
   for (const file of schema.files) {
     if (file.services.length === 0) continue;
-    const supported = supportedMessages(file);
+    const { supported, without } = supportedMessages(file);
+    warnWithout(file, without);
     if (supported.size === 0) continue;
     const f = schema.generateFile(`${file.name}_json.ts`);
     f.preamble(file);

@@ -23,6 +23,7 @@ import {
   agentMessage,
   artifact,
   artifactUpdate,
+  fieldsNotNamed,
   newTask,
   sendMessageResponse,
   statusUpdate,
@@ -39,6 +40,10 @@ function expectSame<D extends DescMessage>(schema: D, literal: Message, made: Me
 }
 
 describe("message literals", () => {
+  it("name every field of their messages: none is left to the zero values a newer spec's fields get", () => {
+    expect(fieldsNotNamed()).toEqual([]);
+  });
+
   it("textPart is a text Part", () => {
     expectSame(PartSchema, textPart("hi"), create(PartSchema, { content: { case: "text", value: "hi" } }));
   });
