@@ -14,7 +14,7 @@
  * when it fails (json-codec-runtime.ts).
  */
 import type { DescEnum, DescField, DescMessage, MessageShape } from "@bufbuild/protobuf";
-import type { FieldViolation } from "./required-fields.js";
+import { type FieldViolation, messageOf } from "./required-fields.js";
 
 const numbersOf = new WeakMap<DescEnum, ReadonlySet<number>>();
 const namesOf = new WeakMap<DescEnum, ReadonlySet<string>>();
@@ -60,14 +60,9 @@ function enumOf(field: DescField): DescEnum | undefined {
   return undefined;
 }
 
-function messageOf(field: DescField): DescMessage | undefined {
-  const m =
-    field.fieldKind === "message" ||
-    (field.fieldKind === "list" && field.listKind === "message") ||
-    (field.fieldKind === "map" && field.mapKind === "message")
-      ? field.message
-      : undefined;
-  // Well-known types (Struct, Value, Timestamp…) hold no enum a caller chooses.
+/** The message type a field holds, unless it is a well-known type (Struct, Value, Timestamp…: no enum a caller chooses). */
+function callerMessageOf(field: DescField): DescMessage | undefined {
+  const m = messageOf(field);
   return m && !m.typeName.startsWith("google.protobuf.") ? m : undefined;
 }
 
@@ -97,7 +92,7 @@ function walkJson(schema: DescMessage, json: unknown, prefix: string, out: Field
     const key = Object.hasOwn(record, field.jsonName) ? field.jsonName : field.name;
     if (!Object.hasOwn(record, key)) continue;
     const e = enumOf(field);
-    const m = e ? undefined : messageOf(field);
+    const m = e ? undefined : callerMessageOf(field);
     if (!e && !m) continue;
     for (const [item, path] of itemsOf(field, record[key], prefix + field.jsonName)) {
       if (e && !knownJson(e, item)) out.push(violation(e, path, item));
@@ -124,7 +119,7 @@ function walkMessage(schema: DescMessage, message: Record<string, unknown>, pref
     const value = fieldValue(message, field);
     if (value === undefined) continue;
     const e = enumOf(field);
-    const m = e ? undefined : messageOf(field);
+    const m = e ? undefined : callerMessageOf(field);
     if (!e && !m) continue;
     for (const [item, path] of itemsOf(field, value, prefix + field.jsonName)) {
       if (e && !enumNumbers(e).has(item as number)) out.push(violation(e, path, item));
