@@ -8,7 +8,7 @@
  * Every method checks, in this order: the A2A version (-32009), then the
  * extensions the agent requires (-32008); then its own rules.
  */
-import { clone, create, type JsonObject } from "@bufbuild/protobuf";
+import { create, type JsonObject } from "@bufbuild/protobuf";
 import { type Empty, EmptySchema } from "@bufbuild/protobuf/wkt";
 import {
   type AgentCard,
@@ -64,6 +64,7 @@ import { listTasks } from "./list-tasks.js";
 import { LiveTasks, snapshotTask } from "./live-task.js";
 import { anyMediaTypeMatches } from "./media-types.js";
 import { newTask, sendMessageResponse, streamResponse } from "./message-literals.js";
+import { platformToolsFactory } from "./platform-tools.js";
 import type { PushNotificationSender } from "./push/push-notification-sender.js";
 import { checkWebhookUrl, readableConfig } from "./push/webhook-config.js";
 import type { PushNotificationConfigStore } from "./push-config-store.js";
@@ -92,6 +93,7 @@ export interface AgentRequestHandlerOptions {
   readonly pushNotificationSender: PushNotificationSender | undefined;
   readonly defaultOutputModes: readonly string[];
   readonly secrets: SecretSource | undefined;
+  /** Builds `ctx.tools`; default: the platform tools of `MCP_GATEWAY_URL` (platform-tools.ts). */
   readonly tools: ToolsFactory<unknown> | undefined;
   readonly logger: Logger;
   readonly masker: OutputMasker | undefined;
@@ -124,6 +126,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
   /** The tasks with something happening to them right now. */
   readonly liveTasks: LiveTasks;
   readonly #options: AgentRequestHandlerOptions;
+  readonly #tools: ToolsFactory<unknown>;
   #noExtensions: ExtensionActivation | undefined;
 
   constructor(options: AgentRequestHandlerOptions) {
@@ -133,6 +136,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
     this.liveTasks = new LiveTasks(
       sender && store ? (live, frame) => sender.enqueue(store, live.scope, live.task.id, frame) : undefined,
     );
+    this.#tools = options.tools ?? platformToolsFactory();
   }
 
   /**
@@ -292,7 +296,8 @@ export class AgentRequestHandler implements A2ARequestHandler {
       unresolvedReferenceTaskIds: references.unresolved,
       logger: this.#options.logger,
       secrets: this.#options.secrets,
-      tools: this.#options.tools,
+      tools: this.#tools,
+      toolEvents: execution,
     });
     // Starting writes WORKING, which stores the task (unless it is deferred).
     execution.start(route.skill.handler, ctx, messageText(message));
