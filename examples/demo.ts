@@ -9,7 +9,6 @@ import {
   type Artifact,
   artifactText,
   Client,
-  createLogger,
   extractAll,
   type Message,
   messageText,
@@ -19,6 +18,8 @@ import {
   TaskState,
   VersionNotSupportedError,
 } from "../src/index.js";
+import { nodeHandler } from "../src/node/index.js";
+import { createLogger } from "../src/server/index.js";
 import { createExampleAgent } from "./example-agent.js";
 
 const state = (task: Pick<Task, "status">) => TaskState[task.status?.state ?? TaskState.UNSPECIFIED];
@@ -32,7 +33,7 @@ function check(ok: boolean, what: string): void {
 }
 
 const agent = createExampleAgent({ logger: createLogger({ level: "warn" }) });
-const server = http.createServer(agent.nodeHandler());
+const server = http.createServer(nodeHandler(agent));
 await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
 const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
 const client = new Client({ baseUrl });

@@ -8,12 +8,13 @@
  * requests, lets running skills finish, then exits.
  */
 import http from "node:http";
+import { nodeHandler } from "../src/node/index.js";
 import { createExampleAgent } from "./example-agent.js";
 
 const port = Number(process.env.PORT ?? 8000);
 const host = process.env.HOST ?? "127.0.0.1";
 const agent = createExampleAgent();
-const server = http.createServer(agent.nodeHandler());
+const server = http.createServer(nodeHandler(agent));
 
 server.listen(port, host, () => {
   const url = `http://${host}:${port}/`;

@@ -5,6 +5,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { nodeHandler } from "../../src/node/index.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { AgentBuilder } from "../../src/server/agent-builder.js";
 import { textPart } from "../../src/server/task-updater.js";
@@ -23,6 +24,6 @@ agent.skill("stream", async (ctx, text) => {
   return { output: "done" };
 });
 
-const server = http.createServer(agent.nodeHandler());
+const server = http.createServer(nodeHandler(agent));
 server.keepAliveTimeout = 60_000;
 server.listen(0, "127.0.0.1", () => process.stdout.write(`${(server.address() as AddressInfo).port}\n`));

@@ -19,8 +19,6 @@ import { PROTOCOL_BINDING_GRPC } from "../a2a/constants.js";
 import { A2A_ERRORS } from "../a2a/error-table.js";
 import { BAD_REQUEST_TYPE, ERROR_INFO_TYPE, errorFromDetails, findErrorInfo } from "../a2a/error-wire.js";
 import type { ErrorDetail } from "../a2a/errors.js";
-import { NovaOSAuthenticationError, NovaOSConnectionError, NovaOSRateLimitError } from "../errors/novaos-errors.js";
-import { connectionError, findSdkError } from "../http/transport-failure.js";
 import { checkFrame, checkReply } from "./reply-decoding.js";
 import type {
   ClientTransport,
@@ -30,6 +28,8 @@ import type {
   TransportCall,
   UnaryMethod,
 } from "./transport.js";
+import { NovaOSAuthenticationError, NovaOSConnectionError, NovaOSRateLimitError } from "../errors/novaos-errors.js";
+import { connectionError, findSdkError } from "../http/transport-failure.js";
 
 export interface GrpcTransportOptions {
   /** The interface URL: `http://host:port` (h2c) or `https://host:port` (TLS). */

@@ -1,8 +1,10 @@
 /**
- * Discovery: one agent's Agent Card (fetch, cache, signatures), Agent DNS
- * (where agents are), and the SSRF guard every discovered URL goes through.
- * The connect-time guard (guarded dispatcher / lookup) is Node only.
+ * `@novaos/client-sdk/discovery` (Node): one agent's Agent Card (fetch,
+ * cache, signatures), Agent DNS (where agents are) and capability matching
+ * over its records, and the SSRF guard every discovered URL goes through
+ * (its connect-time half, the guarded fetch, is on `/node`).
  */
+export * from "../capabilities/index.js";
 export {
   type AgentCardRequestOptions,
   agentCardUrl,
@@ -51,10 +53,3 @@ export {
   getDnsUrlFromEnv,
 } from "./dns-url-from-env.js";
 export { type FetchAgentCardOptions, fetchAgentCard } from "./fetch-agent-card.js";
-export {
-  createGuardedDispatcher,
-  createGuardedFetch,
-  createGuardedLookup,
-  type GuardedDispatcherOptions,
-  type GuardedFetch,
-} from "./guarded-fetch.js";

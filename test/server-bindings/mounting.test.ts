@@ -11,6 +11,7 @@ import Fastify from "fastify";
 import { Hono } from "hono";
 import { afterEach, describe, expect, it } from "vitest";
 import { readSseEvents } from "../../src/a2a/sse.js";
+import { nodeHandler } from "../../src/node/index.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { AgentBuilder } from "../../src/server/agent-builder.js";
 import { listenGrpc } from "../../src/server/grpc/grpc-server.js";
@@ -44,7 +45,7 @@ async function mountOnExpress(agent: AgentBuilder): Promise<Mounted> {
   app.get("/health", (_req, res) => {
     res.send("ok");
   });
-  app.use("/a2a", agent.nodeHandler());
+  app.use("/a2a", nodeHandler(agent));
   const server = app.listen(0, "127.0.0.1");
   await once(server, "listening");
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -62,7 +63,7 @@ async function mountOnExpress(agent: AgentBuilder): Promise<Mounted> {
 async function mountOnFastify(agent: AgentBuilder): Promise<Mounted> {
   const app = Fastify();
   app.get("/health", async () => "ok");
-  const handle = agent.nodeHandler();
+  const handle = nodeHandler(agent);
   await app.register(
     async (scope) => {
       // The agent reads its own bodies (with its size cap): Fastify must not parse them.

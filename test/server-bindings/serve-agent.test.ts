@@ -4,9 +4,10 @@ import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-no
 import { afterEach, describe, expect, it } from "vitest";
 import { A2AService, AgentInterfaceSchema } from "../../gen/a2a_pb.js";
 import { readSseEvents } from "../../src/a2a/sse.js";
+import { listen } from "../../src/node/index.js";
+import type { AgentServer } from "../../src/node/serve-agent.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { AgentBuilder } from "../../src/server/agent-builder.js";
-import type { AgentServer } from "../../src/server/serve-agent.js";
 
 const V1 = { "A2A-Version": "1.0" };
 const logger = createLogger({ level: "silent" });
@@ -48,7 +49,7 @@ const interfacesOf = (server: AgentServer) => server.interfaces.map((i) => toJso
 describe("agent.listen: one AgentBuilder over JSON-RPC, HTTP+JSON and gRPC", () => {
   it("serves the three bindings from one handler and one store", async () => {
     const agent = buildAgent();
-    running = await agent.listen({ port: 0, grpcPort: 0 });
+    running = await listen(agent, { port: 0, grpcPort: 0 });
     expect(running.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
     expect(running.grpcTarget).toMatch(/^127\.0\.0\.1:\d+$/);
     const heldNow = new Promise<void>((resolve) => {
@@ -76,7 +77,7 @@ describe("agent.listen: one AgentBuilder over JSON-RPC, HTTP+JSON and gRPC", () 
   it("lists the interfaces it serves, on the served card and in toAgentCard() while it runs", async () => {
     const agent = buildAgent();
     expect(agent.toAgentCard().supportedInterfaces).toEqual([]);
-    running = await agent.listen({ port: 0, grpcPort: 0, tenant: "acme" });
+    running = await listen(agent, { port: 0, grpcPort: 0, tenant: "acme" });
     const expected = [
       { url: running.url, protocolBinding: "JSONRPC", tenant: "acme", protocolVersion: "1.0" },
       { url: running.url, protocolBinding: "HTTP+JSON", tenant: "acme", protocolVersion: "1.0" },
@@ -91,7 +92,7 @@ describe("agent.listen: one AgentBuilder over JSON-RPC, HTTP+JSON and gRPC", () 
   });
 
   it("names the host a request came in on in the served card, for the gRPC interface too", async () => {
-    running = await buildAgent().listen({ port: 0, grpcPort: 0, host: "0.0.0.0" });
+    running = await listen(buildAgent(), { port: 0, grpcPort: 0, host: "0.0.0.0" });
     const { port, grpcPort } = running;
     expect(running.url).toBe(`http://localhost:${port}/`);
     const served = await (await fetch(`http://127.0.0.1:${port}/.well-known/agent-card.json`)).json();
@@ -103,7 +104,7 @@ describe("agent.listen: one AgentBuilder over JSON-RPC, HTTP+JSON and gRPC", () 
   });
 
   it("names a configured public URL instead, and its host for gRPC", async () => {
-    running = await buildAgent().listen({ port: 0, grpcPort: 0, publicUrl: "https://agent.example.com/a2a" });
+    running = await listen(buildAgent(), { port: 0, grpcPort: 0, publicUrl: "https://agent.example.com/a2a" });
     const expected = [
       "https://agent.example.com/a2a/",
       "https://agent.example.com/a2a/",
@@ -116,7 +117,7 @@ describe("agent.listen: one AgentBuilder over JSON-RPC, HTTP+JSON and gRPC", () 
   });
 
   it("serves no gRPC without grpcPort, and no card with agentCard: false", async () => {
-    running = await buildAgent().listen({ port: 0, agentCard: false });
+    running = await listen(buildAgent(), { port: 0, agentCard: false });
     expect(running.grpcTarget).toBeUndefined();
     expect(running.interfaces.map((i) => i.protocolBinding)).toEqual(["JSONRPC", "HTTP+JSON"]);
     expect((await fetch(`${running.url}.well-known/agent-card.json`)).status).toBe(404);
@@ -124,7 +125,7 @@ describe("agent.listen: one AgentBuilder over JSON-RPC, HTTP+JSON and gRPC", () 
 
   it("closes with streams in flight: they detach and the task goes on", async () => {
     const agent = buildAgent();
-    running = await agent.listen({ port: 0, grpcPort: 0 });
+    running = await listen(agent, { port: 0, grpcPort: 0 });
     const heldNow = new Promise<void>((resolve) => {
       onHeld = resolve;
     });
@@ -144,7 +145,7 @@ describe("agent.listen: one AgentBuilder over JSON-RPC, HTTP+JSON and gRPC", () 
     // The servers going away did not cancel the task: its skill finishes and the outcome is stored.
     held?.release();
     await agent.requestHandler().whenIdle();
-    running = await agent.listen({ port: 0 });
+    running = await listen(agent, { port: 0 });
     const reply = await fetch(running.url, {
       method: "POST",
       headers: { ...V1, "content-type": "application/json" },
@@ -155,22 +156,28 @@ describe("agent.listen: one AgentBuilder over JSON-RPC, HTTP+JSON and gRPC", () 
     await grpcStream.return?.();
   });
 
-  it("is reachable from the package entry point, with the gRPC and HTTP+JSON building blocks", async () => {
-    const sdk = await import("../../src/index.js");
+  it("is reachable from the package entries: listen on /node, the gRPC and HTTP+JSON building blocks", async () => {
+    const [grpc, server, node] = await Promise.all([
+      import("../../src/grpc/index.js"),
+      import("../../src/server/index.js"),
+      import("../../src/node/index.js"),
+    ]);
+    const exported = { ...grpc, ...server, ...node } as Record<string, unknown>;
     for (const name of [
       "listenGrpc",
       "createGrpcNodeHandler",
       "a2aGrpcRoutes",
       "createA2AServiceImpl",
       "HttpJsonBinding",
+      "listen",
+      "nodeHandler",
     ]) {
-      expect(typeof (sdk as Record<string, unknown>)[name], name).toBe("function");
+      expect(typeof exported[name], name).toBe("function");
     }
-    expect(typeof new sdk.AgentBuilder({ name: "x", logger }).listen).toBe("function");
   });
 
   it("refuses a port that is taken, without leaving the gRPC server behind", async () => {
-    running = await buildAgent().listen({ port: 0 });
-    await expect(buildAgent().listen({ port: running.port, grpcPort: 0 })).rejects.toThrow(/EADDRINUSE/);
+    running = await listen(buildAgent(), { port: 0 });
+    await expect(listen(buildAgent(), { port: running.port, grpcPort: 0 })).rejects.toThrow(/EADDRINUSE/);
   });
 });

@@ -6,7 +6,7 @@
  * the builder's one request handler, so they share tasks and stores.
  *
  * ```ts
- * const server = await agent.listen({ port: 8000, grpcPort: 50051, host: "0.0.0.0" });
+ * const server = await listen(agent, { port: 8000, grpcPort: 50051, host: "0.0.0.0" });
  * ```
  */
 import { once } from "node:events";
@@ -16,10 +16,11 @@ import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { type AgentInterface, AgentInterfaceSchema } from "../../gen/a2a_pb.js";
 import { AGENT_CARD_PATH, PROTOCOL_BINDING_GRPC } from "../a2a/constants.js";
 import { A2A_PROTOCOL_VERSION } from "../a2a/version.js";
-import type { AgentBuilder } from "./agent-builder.js";
-import { AgentCardBinding, type AgentCardOptions } from "./agent-card.js";
-import { type GrpcServer, listenGrpc } from "./grpc/grpc-server.js";
-import type { HttpBinding } from "./http-exchange.js";
+import type { AgentBuilder } from "../server/agent-builder.js";
+import { AgentCardBinding, type AgentCardOptions } from "../server/agent-card.js";
+import type { GrpcServer } from "../server/grpc/grpc-server.js";
+import type { HttpBinding } from "../server/http-exchange.js";
+import { recordServed } from "../server/served-interfaces.js";
 import { createNodeListener } from "./node-adapter.js";
 
 type InterfaceInit = MessageInitShape<typeof AgentInterfaceSchema>;
@@ -68,15 +69,6 @@ function authority(host: string, port: number): string {
   return `${host.includes(":") ? `[${host}]` : host}:${port}`;
 }
 
-/** Interfaces served right now, per agent, for `toAgentCard()`. */
-const servedByAgent = new WeakMap<object, Set<AgentServer>>();
-
-/** The interfaces of every server `agent` is running (none before `listen`). */
-// biome-ignore lint/suspicious/noExplicitAny: any tools type serves alike.
-export function servedInterfaces(agent: AgentBuilder<any>): AgentInterface[] {
-  return [...(servedByAgent.get(agent) ?? [])].flatMap((server) => server.interfaces);
-}
-
 /**
  * The card's interfaces for an HTTP base URL: one per served HTTP binding,
  * then gRPC on the same host name.
@@ -105,7 +97,7 @@ function interfacesAt(
 
 /** Serves `agent` over JSON-RPC, HTTP+JSON and, with `grpcPort`, gRPC. */
 // biome-ignore lint/suspicious/noExplicitAny: any tools type serves alike.
-export async function listenAgent(agent: AgentBuilder<any>, options: ListenOptions): Promise<AgentServer> {
+export async function listen(agent: AgentBuilder<any>, options: ListenOptions): Promise<AgentServer> {
   const host = options.host ?? "127.0.0.1";
   const tenant = options.tenant ?? "";
   const publicUrl = options.publicUrl?.replace(/\/?$/, "/");
@@ -113,7 +105,8 @@ export async function listenAgent(agent: AgentBuilder<any>, options: ListenOptio
   const grpc: GrpcServer | undefined =
     options.grpcPort === undefined
       ? undefined
-      : await listenGrpc(agent.requestHandler(), {
+      : // connect-node loads only for an agent that serves gRPC.
+        await (await import("../server/grpc/grpc-server.js")).listenGrpc(agent.requestHandler(), {
           port: options.grpcPort,
           host,
           logger: agent.logger,
@@ -154,6 +147,7 @@ export async function listenAgent(agent: AgentBuilder<any>, options: ListenOptio
   const url = publicUrl ?? `http://${authority(advertised, port)}/`;
 
   let closing: Promise<void> | undefined;
+  let forget = (): void => undefined;
   const running: AgentServer = {
     url,
     port,
@@ -162,7 +156,7 @@ export async function listenAgent(agent: AgentBuilder<any>, options: ListenOptio
     interfaces: interfacesAt(protocols, url, grpc?.port, tenant),
     close: () => {
       closing ??= (async () => {
-        servedByAgent.get(agent)?.delete(running);
+        forget();
         const closed = once(server, "close");
         server.close();
         // Open streams would hold the server forever: they detach, their tasks go on.
@@ -173,8 +167,6 @@ export async function listenAgent(agent: AgentBuilder<any>, options: ListenOptio
     },
     [Symbol.asyncDispose]: () => running.close(),
   };
-  const served = servedByAgent.get(agent) ?? new Set<AgentServer>();
-  served.add(running);
-  servedByAgent.set(agent, served);
+  forget = recordServed(agent, running);
   return running;
 }
