@@ -8,7 +8,21 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["test/**/*.test.ts"], exclude: [...configDefaults.exclude, "test/fleet/**"] },
+        test: {
+          name: "unit",
+          include: ["test/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, "test/fleet/**", "test/package/**"],
+        },
+      },
+      {
+        // The package as published: built and packed once (test/package/support/build.ts), then loaded, measured
+        // and installed by the tests of test/package.
+        extends: true,
+        test: {
+          name: "package",
+          include: ["test/package/**/*.test.ts"],
+          globalSetup: ["test/package/support/build.ts"],
+        },
       },
       {
         // Only a run that includes these files starts the PostgreSQL cluster.

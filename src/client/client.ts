@@ -55,7 +55,7 @@ import type { AuthProvider } from "../http/auth.js";
 import { CallScope } from "../http/call-scope.js";
 import { createMessageWithHitlResponse } from "../messages/message-builder.js";
 import { validateHostAllowed } from "../runtime/config.js";
-import type { CallOptions } from "./call-options.js";
+import type { CallOptions, HeadersInput } from "./call-options.js";
 import { type ClientConfig, type ResolvedClientConfig, resolveClientConfig } from "./client-config.js";
 import { grpcDialUrl, isGrpcOnlyUrl } from "./grpc-url.js";
 import { HttpJsonTransport } from "./http-json-transport.js";
@@ -93,7 +93,7 @@ export interface ClientOptions {
   /** Extensions activated on every call (`A2A-Extensions`, and their data in request metadata). */
   extensions?: ExtensionRegistry;
   /** Headers sent on every call; call headers and credentials win over them. */
-  headers?: HeadersInit;
+  headers?: HeadersInput;
   config?: ClientConfig;
   /** Deadline of a unary call in ms; `0` for none. Default {@link DEFAULT_TIMEOUT_MS}. */
   timeoutMs?: number;
@@ -615,7 +615,7 @@ export class Client implements AsyncDisposable {
   }
 
   /** Service parameters, then client headers, then credentials, then the call's own headers. */
-  async #callHeaders(own: HeadersInit | undefined): Promise<Headers> {
+  async #callHeaders(own: HeadersInput | undefined): Promise<Headers> {
     const headers = new Headers({ [A2A_VERSION_HEADER]: A2A_PROTOCOL_VERSION, ...this.extensions?.requestHeaders() });
     for (const [name, value] of this.#headers) headers.set(name, value);
     for (const [name, value] of Object.entries((await this.#auth?.headers()) ?? {})) headers.set(name, value);

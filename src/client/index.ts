@@ -1,6 +1,6 @@
 /** The calling side: A2A clients, their transports' options, interceptors and credentials. */
 export * from "./auth-interceptor.js";
-export type { CallOptions } from "./call-options.js";
+export type { CallOptions, HeadersInput } from "./call-options.js";
 export * from "./client.js";
 export * from "./client-config.js";
 export * from "./credential-service.js";
