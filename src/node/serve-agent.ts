@@ -168,5 +168,9 @@ export async function listen(agent: AgentBuilder<any>, options: ListenOptions): 
     [Symbol.asyncDispose]: () => running.close(),
   };
   forget = recordServed(agent, running);
+  // One line per binding; the URL is bound, not logged, so the PII masker leaves its address alone.
+  for (const served of running.interfaces) {
+    agent.logger.child({ protocol_binding: served.protocolBinding, url: served.url }).info("listening");
+  }
   return running;
 }

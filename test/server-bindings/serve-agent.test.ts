@@ -176,6 +176,17 @@ describe("agent.listen: one AgentBuilder over JSON-RPC, HTTP+JSON and gRPC", () 
     }
   });
 
+  it("logs one listening line per binding it serves", async () => {
+    const lines: { message: string; protocol_binding: string; url: string }[] = [];
+    const destination = { write: (line: string) => void lines.push(JSON.parse(line)) };
+    const agent = new AgentBuilder({ name: "logged", logger: createLogger({ destination }) });
+    running = await listen(agent, { port: 0, grpcPort: 0 });
+    expect(lines.map((l) => [l.protocol_binding, l.url, l.message])).toEqual(
+      running.interfaces.map((i) => [i.protocolBinding, i.url, "listening"]),
+    );
+    expect(lines.map((l) => l.protocol_binding)).toEqual(["JSONRPC", "HTTP+JSON", "GRPC"]);
+  });
+
   it("refuses a port that is taken, without leaving the gRPC server behind", async () => {
     running = await listen(buildAgent(), { port: 0 });
     await expect(listen(buildAgent(), { port: running.port, grpcPort: 0 })).rejects.toThrow(/EADDRINUSE/);
