@@ -90,6 +90,8 @@ export {
   SealedEnvelopeFormatError,
   SecretNotDeliveredError,
 } from "./errors/index.js";
+// Any failure on any binding (a connect-es ConnectError, a JSON-RPC error member, an HTTP+JSON error body) as the typed class.
+export { toA2AError } from "./errors/to-a2a-error.js";
 // What every HTTP caller shares: auth providers, the call deadline error, the body cap error.
 export * from "./http/index.js";
 export * from "./messages/index.js";

@@ -9,16 +9,15 @@
  * class, as on the other bindings; without one the status code does.
  */
 import type * as http2 from "node:http2";
-import { toJson } from "@bufbuild/protobuf";
 import { type Client, Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
 import { A2AService, type StreamResponse } from "../../gen/a2a_pb.js";
-import { BadRequestSchema, ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
 import { a2aServiceBindings } from "../a2a/bindings.js";
 import { PROTOCOL_BINDING_GRPC } from "../a2a/constants.js";
-import { A2A_ERRORS } from "../a2a/error-table.js";
-import { BAD_REQUEST_TYPE, ERROR_INFO_TYPE, errorFromDetails, findErrorInfo } from "../a2a/error-wire.js";
-import type { ErrorDetail } from "../a2a/errors.js";
+import { findErrorInfo } from "../a2a/error-wire.js";
+import { errorFromGrpcStatus } from "../errors/grpc-status-error.js";
+import { connectErrorDetails } from "../errors/to-a2a-error.js";
+import { connectionError, findSdkError } from "../http/transport-failure.js";
 import { checkFrame, checkReply } from "./reply-decoding.js";
 import type {
   ClientTransport,
@@ -28,8 +27,6 @@ import type {
   TransportCall,
   UnaryMethod,
 } from "./transport.js";
-import { NovaOSAuthenticationError, NovaOSConnectionError, NovaOSRateLimitError } from "../errors/novaos-errors.js";
-import { connectionError, findSdkError } from "../http/transport-failure.js";
 
 export interface GrpcTransportOptions {
   /** The interface URL: `http://host:port` (h2c) or `https://host:port` (TLS). */
@@ -42,59 +39,15 @@ export interface GrpcTransportOptions {
 
 type RpcFn = (request: unknown, options: { headers: Headers; signal: AbortSignal }) => unknown;
 
-/** The status details as ProtoJSON `Any` objects, the form the protocol layer reads. */
-function detailsOf(error: ConnectError): ErrorDetail[] {
-  return [
-    ...error
-      .findDetails(ErrorInfoSchema)
-      .map((d) => ({ "@type": ERROR_INFO_TYPE, ...(toJson(ErrorInfoSchema, d) as object) })),
-    ...error
-      .findDetails(BadRequestSchema)
-      .map((d) => ({ "@type": BAD_REQUEST_TYPE, ...(toJson(BadRequestSchema, d) as object) })),
-  ];
-}
-
-/** The JSON-RPC code a status stands for when no ErrorInfo says better (mirrors decision P10). */
-function fallbackCode(code: Code): number {
-  switch (code) {
-    case Code.NotFound:
-      return A2A_ERRORS.TaskNotFoundError.jsonRpcCode;
-    case Code.Unimplemented:
-      return A2A_ERRORS.MethodNotFoundError.jsonRpcCode;
-    case Code.Internal:
-    case Code.Unknown:
-    case Code.DataLoss:
-      return A2A_ERRORS.InternalError.jsonRpcCode;
-    default:
-      return A2A_ERRORS.InvalidRequestError.jsonRpcCode;
-  }
-}
-
 export function errorFromGrpc(error: unknown, url: string): Error {
   const sdk = findSdkError(error);
   if (sdk) return sdk;
   const e = ConnectError.from(error);
-  const details = detailsOf(e);
-  const message = e.rawMessage;
-  if (findErrorInfo(details)) return errorFromDetails(fallbackCode(e.code), message, details);
+  const details = connectErrorDetails(e);
   // A status the client made up from a local failure (connect-node keeps the Node error as the cause).
   const local = e.cause instanceof Error && !(e.cause instanceof ConnectError);
-  if (local && e.code === Code.Internal) return connectionError(e, url);
-  const options = { code: e.code, details: { grpcCode: Code[e.code] }, cause: e };
-  switch (e.code) {
-    case Code.Unauthenticated:
-    case Code.PermissionDenied:
-      return new NovaOSAuthenticationError(`${url}: ${message}`, options);
-    case Code.ResourceExhausted:
-      return new NovaOSRateLimitError(`${url}: ${message}`, options);
-    case Code.Unavailable:
-    case Code.Canceled:
-    case Code.Aborted:
-    case Code.DeadlineExceeded:
-      return new NovaOSConnectionError(`Connection to ${url} failed: ${message}`, options);
-    default:
-      return errorFromDetails(fallbackCode(e.code), message, details);
-  }
+  if (local && e.code === Code.Internal && !findErrorInfo(details)) return connectionError(e, url);
+  return errorFromGrpcStatus({ code: e.code, message: e.rawMessage, details, cause: e }, url);
 }
 
 /**
