@@ -1,6 +1,16 @@
+import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";
 
+const src = fileURLToPath(new URL("./src/", import.meta.url));
+
 export default defineConfig({
+  // The examples import the package by name (as tsconfig.json's paths map it): tests see the source.
+  resolve: {
+    alias: [
+      { find: /^@novaos\/client-sdk$/, replacement: `${src}index.ts` },
+      { find: /^@novaos\/client-sdk\/(.+)$/, replacement: `${src}$1/index.ts` },
+    ],
+  },
   test: {
     environment: "node",
     testTimeout: 20_000,

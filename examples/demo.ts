@@ -6,9 +6,11 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import {
+  AgentCardSchema,
   type Artifact,
   artifactText,
   Client,
+  decodeMessage,
   extractAll,
   type Message,
   messageText,
@@ -17,9 +19,9 @@ import {
   TaskNotFoundError,
   TaskState,
   VersionNotSupportedError,
-} from "../src/index.js";
-import { nodeHandler } from "../src/node/index.js";
-import { createLogger } from "../src/server/index.js";
+} from "@novaos/client-sdk";
+import { nodeHandler } from "@novaos/client-sdk/node";
+import { createLogger } from "@novaos/client-sdk/server";
 import { createExampleAgent } from "./example-agent.js";
 
 const state = (task: Pick<Task, "status">) => TaskState[task.status?.state ?? TaskState.UNSPECIFIED];
@@ -40,12 +42,10 @@ const client = new Client({ baseUrl });
 
 try {
   say(`Example agent serving A2A JSON-RPC at ${baseUrl}`);
-  const card = await (await fetch(`${baseUrl}.well-known/agent-card.json`)).json();
-  say(
-    `\n① Agent card: ${card.name} ${card.version} — skills: ${card.skills.map((s: { id: string }) => s.id).join(", ")}`,
-  );
+  const card = decodeMessage(AgentCardSchema, await (await fetch(`${baseUrl}.well-known/agent-card.json`)).json());
+  say(`\n① Agent card: ${card.name} ${card.version} — skills: ${card.skills.map((s) => s.id).join(", ")}`);
   check(
-    card.capabilities.streaming === true && card.capabilities.pushNotifications === true,
+    card.capabilities?.streaming === true && card.capabilities.pushNotifications === true,
     "streaming and push configs declared",
   );
 

@@ -8,7 +8,7 @@
  * requests, lets running skills finish, then exits.
  */
 import http from "node:http";
-import { nodeHandler } from "../src/node/index.js";
+import { nodeHandler } from "@novaos/client-sdk/node";
 import { createExampleAgent } from "./example-agent.js";
 
 const port = Number(process.env.PORT ?? 8000);
