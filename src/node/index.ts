@@ -13,6 +13,7 @@ export {
   type GuardedFetch,
 } from "../discovery/guarded-fetch.js";
 export { createOwnedFetch as createNodeFetch, type OwnedFetch as NodeFetch } from "../http/owned-fetch.js";
+export { type FastifyScope, fastifyAgentPlugin, type MountOptions, mountAgent } from "./mount.js";
 export { createNodeListener, type NodeListenerOptions, type NodeRequestListener } from "./node-adapter.js";
 export { nodeHandler } from "./node-handler.js";
 export { type AgentServer, type ListenOptions, listen } from "./serve-agent.js";
