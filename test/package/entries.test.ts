@@ -5,30 +5,17 @@
  * file on the lowest Node the `engines` field allows (require(esm), PK350).
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ENTRY_FOLDERS } from "../architecture/layers.js";
-import { DIST, nodeBinary, ROOT } from "./support/package.js";
+import { DIST, nodeBinary, consumerProject as project, ROOT } from "./support/package.js";
 
 const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
   exports: Record<string, unknown>;
   engines: { node: string };
 };
 const SPECIFIERS = ["@novaos/client-sdk", ...ENTRY_FOLDERS.map((name) => `@novaos/client-sdk/${name}`)];
-
-/** A project whose node_modules holds this package (linked), with `files` written into it. */
-async function project(
-  files: Record<string, string>,
-): Promise<{ dir: string; [Symbol.asyncDispose](): Promise<void> }> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), "novaos-consumer-"));
-  mkdirSync(path.join(dir, "node_modules/@novaos"), { recursive: true });
-  symlinkSync(ROOT, path.join(dir, "node_modules/@novaos/client-sdk"));
-  for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
-  return { dir, [Symbol.asyncDispose]: () => rm(dir, { recursive: true, force: true }) };
-}
 
 describe("package entries", () => {
   it("exports one subpath per entry folder, each built with its types", () => {
