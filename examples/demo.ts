@@ -146,7 +146,7 @@ try {
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: storyTaskId } }),
   });
-  const versionError = (await noVersion.json()).error;
+  const { error: versionError } = (await noVersion.json()) as { error: { code: number; message: string } };
   say(`   a request without A2A-Version → ${versionError.code} ${versionError.message}`);
   check(versionError.code === new VersionNotSupportedError().code, "VersionNotSupportedError (-32009)");
 } finally {

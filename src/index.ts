@@ -9,6 +9,8 @@
  * The names are listed here explicitly, area by area; everything else is internal.
  */
 
+// The JSON types of metadata, data parts and raw cards in the public signatures (protobuf-es's own).
+export type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 // The A2A data model and service descriptor, generated from the pinned a2a.proto.
 export * from "../gen/a2a_pb.js";
 // The google.rpc details every A2A gRPC error carries (for connect-es users reading error details).
