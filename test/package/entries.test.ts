@@ -5,7 +5,7 @@
  * file on the lowest Node the `engines` field allows (require(esm), PK350).
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ENTRY_FOLDERS } from "../architecture/layers.js";
@@ -13,6 +13,7 @@ import { DIST, nodeBinary, consumerProject as project, ROOT } from "./support/pa
 
 const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
   exports: Record<string, unknown>;
+  dependencies: Record<string, string>;
   engines: { node: string };
 };
 const SPECIFIERS = ["@novaos/client-sdk", ...ENTRY_FOLDERS.map((name) => `@novaos/client-sdk/${name}`)];
@@ -52,4 +53,15 @@ describe("package entries", () => {
     expect(result.stderr).toBe("");
     expect(result.stdout.trim().split("\n")).toEqual([...SPECIFIERS.map((s) => `${s} true`), "client ok"]);
   }, 180_000);
+
+  it("every runtime dependency is one the build imports", () => {
+    const built = readdirSync(DIST)
+      .filter((f) => f.endsWith(".js"))
+      .map((f) => readFileSync(path.join(DIST, f), "utf8"))
+      .join("\n");
+    const unused = Object.keys(pkg.dependencies).filter(
+      (name) => !new RegExp(`from "${name}(/[^"]*)?"|import\\("${name}(/[^"]*)?"\\)`).test(built),
+    );
+    expect(unused).toEqual([]);
+  });
 });
