@@ -12,7 +12,9 @@ const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), 
 const entries = Object.fromEntries(
   Object.keys(pkg.exports)
     .filter((subpath) => subpath !== "./package.json")
-    .map((subpath) => (subpath === "." ? ["index", "src/index.ts"] : [subpath.slice(2), `src/${subpath.slice(2)}/index.ts`])),
+    .map((subpath) =>
+      subpath === "." ? ["index", "src/index.ts"] : [subpath.slice(2), `src/${subpath.slice(2)}/index.ts`],
+    ),
 );
 
 const common: UserConfig = {

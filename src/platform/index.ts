@@ -4,8 +4,11 @@
  * clients and tools: the one retry + circuit-breaker policy and the clock it
  * waits on, W3C trace context and spans over `@opentelemetry/api` (an
  * optional peer: no-op without it; `configureOtel` exports over OTLP), and
- * JSON Schema validation of caller-supplied schemas.
+ * JSON Schema validation of caller-supplied schemas; and the platform tools
+ * a skill reaches as `ctx.tools` (`src/tools/`: `ToolBindings`, one class per
+ * tool, their errors, `EvaluationContext`), for use outside a skill too.
  */
+export { backoffDelayMs } from "../runtime/backoff.js";
 export { type Clock, systemClock } from "../runtime/clock.js";
 export { configureOtel, type OtelOptions } from "../runtime/configure-otel.js";
 export {
@@ -33,6 +36,7 @@ export {
   TRACEPARENT_ENV,
 } from "../runtime/traceparent.js";
 export { type ToolCallTraceOptions, TRACER_NAME, tracedGatewayCall, tracedToolCall } from "../runtime/tracing.js";
+export * from "../tools/index.js";
 export { Attachment, type AttachmentInit, type AttachmentJson } from "./attachment.js";
 export {
   DEFAULT_GATEWAY_TIMEOUT_MS,

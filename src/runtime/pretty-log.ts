@@ -17,7 +17,9 @@ export function prettyLine(line: string): string {
     return line;
   }
   const time = typeof fields.timestamp === "string" ? fields.timestamp.slice(11, 23) : "";
-  const level = String(fields.level ?? "").toUpperCase().padEnd(5);
+  const level = String(fields.level ?? "")
+    .toUpperCase()
+    .padEnd(5);
   const rest = Object.entries(fields)
     .filter(([key]) => !HIDDEN.has(key))
     .map(([key, value]) => `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`);

@@ -35,7 +35,6 @@ export {
   AgentExecutionContext,
   type ConversationTurn,
   type ToolsFactory,
-  ToolsNotConfiguredError,
 } from "./agent-execution-context.js";
 export {
   AgentRequestHandler,
@@ -45,7 +44,6 @@ export {
 } from "./agent-request-handler.js";
 export type { ServerCallContext } from "./call-context.js";
 export { type CancellationReason, CancelledError, isCancellation } from "./cancellation.js";
-export { customHeaders, isSafeCustomHeaderName } from "./custom-headers.js";
 export { EventQueue, Subscription } from "./event-queue.js";
 export type { OutputMasker, SkillHandler } from "./execution.js";
 export { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from "./fetch-adapter.js";
@@ -55,6 +53,7 @@ export type { HttpBinding, HttpBodyReply, HttpReply, HttpRequestLike, HttpStream
 export { HttpJsonBinding, type HttpJsonBindingOptions } from "./http-json/http-json-binding.js";
 export { JsonRpcBinding, type JsonRpcBindingOptions } from "./jsonrpc-binding.js";
 export { DEFAULT_LIST_PAGE_SIZE, MAX_LIST_PAGE_SIZE } from "./list-tasks.js";
+export { createPlatformTools, type PlatformToolsOptions, platformToolsFactory } from "./platform-tools.js";
 export {
   DEFAULT_MAX_PUSH_CONFIGS,
   InMemoryPushNotificationConfigStore,

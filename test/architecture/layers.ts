@@ -20,6 +20,7 @@ export type Area =
   | "server"
   | "client"
   | "platform"
+  | "tools"
   | "discovery"
   | "grpc"
   | "node"
@@ -41,9 +42,11 @@ export const MAY_IMPORT: Readonly<Record<Area, readonly Area[]>> = {
   capabilities: BASE,
   messages: BASE,
   http: BASE,
-  server: SHARED,
+  // The platform tools (`ctx.tools`): below the agent side, which builds them for each run, and the platform clients.
+  tools: SHARED,
+  server: [...SHARED, "tools"],
   client: SHARED,
-  platform: SHARED,
+  platform: [...SHARED, "tools"],
   // The gRPC binding on Node: a client transport and a server binding, over the seams of both halves.
   grpc: [...SHARED, "server", "client"],
   // Discovery builds A2A clients for what it finds: it uses the client's public API, never its internals,

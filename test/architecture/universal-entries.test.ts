@@ -56,7 +56,19 @@ const UNIVERSAL: Record<string, readonly string[]> = {
   "src/index.ts": ["@bufbuild/protobuf", "eventsource-parser"],
   // AsyncLocalStorage carries a skill's context (harness rule 6): Node, Bun, Deno and workerd all provide it.
   // pino's package has a browser build, which bundlers for Fetch runtimes pick.
-  "src/server/index.ts": ["@bufbuild/protobuf", "eventsource-parser", "node:async_hooks", "pino"],
+  // The platform tools (`ctx.tools`, built for every run) bring their pure-JS helpers: the retry and breaker policy
+  // (cockatiel), the service clients (openapi-fetch), schema validation (ajv, re2js, canonicalize).
+  "src/server/index.ts": [
+    "@bufbuild/protobuf",
+    "eventsource-parser",
+    "node:async_hooks",
+    "pino",
+    "cockatiel",
+    "openapi-fetch",
+    "ajv",
+    "canonicalize",
+    "re2js",
+  ],
 };
 
 /** The entries that may load each heavy package at import time; every other entry must not. */

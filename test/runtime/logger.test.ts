@@ -54,7 +54,7 @@ describe("agent logger", () => {
     const logger = getAgentLogger({ runId: "run-1" }, createLogger({ destination, format: "pretty" }));
     logger.info({ tool: "search" }, "mail jane.doe@example.com");
     expect(written).toHaveLength(1);
-    expect(written[0]).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO  mail \S+ run_id=run-1 tool=search\n$/);
+    expect(written[0]).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO {2}mail \S+ run_id=run-1 tool=search\n$/);
     expect(written[0]).not.toContain("jane.doe@example.com");
   });
 
