@@ -6,7 +6,7 @@
 import { once } from "node:events";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
-import express from "express";
+import express, { type Express } from "express";
 import Fastify from "fastify";
 import { Hono } from "hono";
 import { afterEach, describe, expect, it } from "vitest";
@@ -40,18 +40,12 @@ afterEach(async () => {
 
 // --- the recipes (docs/serving.md) ---
 
-async function mountOnExpress(agent: AgentBuilder): Promise<Mounted> {
-  const app = express();
-  app.get("/health", (_req, res) => {
-    res.send("ok");
-  });
-  app.use("/a2a", nodeHandler(agent));
+/** Listens with an Express app on a free loopback port; `close` ends its connections too. */
+async function listenExpress(app: Express): Promise<{ origin: string; close(): Promise<void> }> {
   const server = app.listen(0, "127.0.0.1");
   await once(server, "listening");
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
-    agentUrl: `${origin}/a2a/`,
-    healthUrl: `${origin}/health`,
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: async () => {
       server.closeAllConnections();
       server.close();
@@ -60,25 +54,19 @@ async function mountOnExpress(agent: AgentBuilder): Promise<Mounted> {
   };
 }
 
-async function mountWithMountAgent(agent: AgentBuilder): Promise<Mounted> {
+/** An Express app with its own `/health` route, the agent mounted at `/a2a` by `mount`. */
+async function expressWith(mount: (app: Express) => void): Promise<Mounted> {
   const app = express();
   app.get("/health", (_req, res) => {
     res.send("ok");
   });
-  app.use(mountAgent(agent, { path: "/a2a" }));
-  const server = app.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    agentUrl: `${origin}/a2a/`,
-    healthUrl: `${origin}/health`,
-    close: async () => {
-      server.closeAllConnections();
-      server.close();
-      await once(server, "close");
-    },
-  };
+  mount(app);
+  const { origin, close } = await listenExpress(app);
+  return { agentUrl: `${origin}/a2a/`, healthUrl: `${origin}/health`, close };
 }
+
+const mountOnExpress = (agent: AgentBuilder) => expressWith((app) => app.use("/a2a", nodeHandler(agent)));
+const mountWithMountAgent = (agent: AgentBuilder) => expressWith((app) => app.use(mountAgent(agent, { path: "/a2a" })));
 
 async function mountOnFastify(agent: AgentBuilder): Promise<Mounted> {
   const app = Fastify();
@@ -200,14 +188,9 @@ describe("mounted under a path with the SDK's helpers", () => {
     app.get("/a2a/custom", (req, res) => {
       res.send(`${req.originalUrl} ${req.url}`);
     });
-    const server = app.listen(0, "127.0.0.1");
-    await once(server, "listening");
-    stops.push(async () => {
-      server.closeAllConnections();
-      server.close();
-      await once(server, "close");
-    });
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { origin, close } = await listenExpress(app);
+    stops.push(close);
+    return origin;
   }
 
   async function fastifyApp(originCard?: boolean) {
