@@ -6,9 +6,9 @@
  * OpenTelemetry SDK is installed. Bodies are typed by the OpenAPI file;
  * nothing here restates one.
  */
-import { context, propagation } from "@opentelemetry/api";
 import createClient, { type Client } from "openapi-fetch";
 import { NovaOSValidationError } from "../errors/novaos-errors.js";
+import { otel } from "../runtime/otel.js";
 import type { AuthProvider } from "./auth.js";
 
 export interface PlatformClientOptions {
@@ -43,8 +43,9 @@ export function createPlatformClient<Paths extends {}>(options: PlatformClientOp
   });
   client.use({
     async onRequest({ request }) {
-      if (!request.headers.has("traceparent")) {
-        propagation.inject(context.active(), request.headers, {
+      const api = otel();
+      if (api && !request.headers.has("traceparent")) {
+        api.propagation.inject(api.context.active(), request.headers, {
           set: (headers, key, value) => headers.set(key, value),
         });
       }

@@ -1,4 +1,42 @@
-/** NovaOS platform services over their OpenAPI specs: the Execution Gateway client. */
+/**
+ * `@novaos/client-sdk/platform`: NovaOS platform services over their OpenAPI
+ * specs (the Execution Gateway client), and the foundations of the platform
+ * clients and tools: the one retry + circuit-breaker policy and the clock it
+ * waits on, W3C trace context and spans over `@opentelemetry/api` (an
+ * optional peer: no-op without it; `configureOtel` exports over OTLP), and
+ * JSON Schema validation of caller-supplied schemas; and the platform tools
+ * a skill reaches as `ctx.tools` (`src/tools/`: `ToolBindings`, one class per
+ * tool, their errors, `EvaluationContext`), for use outside a skill too.
+ */
+export { backoffDelayMs } from "../runtime/backoff.js";
+export { type Clock, systemClock } from "../runtime/clock.js";
+export { configureOtel, type OtelOptions } from "../runtime/configure-otel.js";
+export {
+  type BreakerState,
+  CircuitOpenError,
+  DEFAULT_BASE_DELAY_MS,
+  DEFAULT_BREAKER_RESET_MS,
+  DEFAULT_BREAKER_THRESHOLD,
+  DEFAULT_CALL_TIMEOUT_MS,
+  DEFAULT_MAX_ATTEMPTS,
+  DEFAULT_MAX_DELAY_MS,
+  DEFAULT_MAX_RETRY_AFTER_MS,
+  type ResilienceOptions,
+  ResiliencePolicy,
+  type ResilientCallOptions,
+} from "../runtime/resilience.js";
+export { MAX_VIOLATIONS, type SchemaViolation, validateAgainstSchema } from "../runtime/schema-validation.js";
+export {
+  extractParentId,
+  extractTraceId,
+  getTraceparent,
+  injectTraceHeaders,
+  isValidTraceparent,
+  propagateTrace,
+  TRACEPARENT_ENV,
+} from "../runtime/traceparent.js";
+export { type ToolCallTraceOptions, TRACER_NAME, tracedGatewayCall, tracedToolCall } from "../runtime/tracing.js";
+export * from "../tools/index.js";
 export { Attachment, type AttachmentInit, type AttachmentJson } from "./attachment.js";
 export {
   DEFAULT_GATEWAY_TIMEOUT_MS,

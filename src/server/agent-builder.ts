@@ -1,13 +1,14 @@
 /**
  * `AgentBuilder`: the entry point for building a NovaOS agent. Register
  * skills, then serve them: `requestHandler()` is the transport-neutral A2A
- * service; `fetchHandler()` and `nodeHandler()` mount the HTTP bindings on a
- * Fetch runtime or on `node:http`.
+ * service; `fetchHandler()` mounts the HTTP bindings on any Fetch runtime.
+ * On Node, `listen(agent, …)` and `nodeHandler(agent)` from
+ * `@novaos/client-sdk/node` serve it (this file stays runtime-neutral).
  *
  * ```ts
  * const agent = new AgentBuilder({ name: "my-agent", version: "1.0.0" });
  * agent.skill("greet", { description: "Greet a user" }, async (ctx, inputText) => ({ output: `Hello, ${inputText}!` }));
- * http.createServer(agent.nodeHandler()).listen(8000);
+ * export default { fetch: agent.fetchHandler() };
  * ```
  */
 import type { AgentCard, AgentExtension } from "../../gen/a2a_pb.js";
@@ -24,11 +25,10 @@ import type { OutputMasker, SkillHandler } from "./execution.js";
 import { createFetchHandler, type FetchHandler } from "./fetch-adapter.js";
 import { agentHttpBindings } from "./http-bindings.js";
 import type { HttpBinding } from "./http-exchange.js";
-import { createNodeListener, type NodeRequestListener } from "./node-adapter.js";
 import type { PushNotificationSender } from "./push/push-notification-sender.js";
 import { InMemoryPushNotificationConfigStore, type PushNotificationConfigStore } from "./push-config-store.js";
 import type { SecretSource } from "./secret-source.js";
-import { type AgentServer, type ListenOptions, listenAgent, servedInterfaces } from "./serve-agent.js";
+import { servedInterfaces } from "./served-interfaces.js";
 import { type RegisteredSkill, registeredSkill, type SkillOptions } from "./skills.js";
 import { InMemoryTaskStore, type TaskStore } from "./task-store.js";
 
@@ -203,7 +203,7 @@ export class AgentBuilder<TTools = ToolBindings> {
     return this.extensions.declarations();
   }
 
-  /** The agent card content, for whoever publishes it; without given interfaces, those `listen()` serves. */
+  /** The agent card content, for whoever publishes it; without given interfaces, those `listen(agent)` serves. */
   toAgentCard(options: AgentCardOptions = {}): AgentCard {
     if (!options.supportedInterfaces) options = { ...options, supportedInterfaces: servedInterfaces(this) };
     return buildAgentCard(
@@ -260,19 +260,5 @@ export class AgentBuilder<TTools = ToolBindings> {
   fetchHandler(options: ServeOptions = {}): FetchHandler {
     const bindings = this.httpBindings(options);
     return createFetchHandler(() => bindings, { logger: this.logger });
-  }
-
-  /**
-   * Serves this agent on Node over JSON-RPC and HTTP+JSON (`port`) and, with
-   * `grpcPort`, gRPC (see serve-agent.ts).
-   */
-  listen(options: ListenOptions): Promise<AgentServer> {
-    return listenAgent(this, options);
-  }
-
-  /** A `node:http` listener serving the HTTP bindings (also Express middleware). */
-  nodeHandler(options: ServeOptions = {}): NodeRequestListener {
-    const bindings = this.httpBindings(options);
-    return createNodeListener(() => bindings, { logger: this.logger });
   }
 }

@@ -37,7 +37,7 @@ export interface ConversationTurn {
 /** Builds the tools a skill reaches through `ctx.tools`, once per execution, on first use. */
 export type ToolsFactory<TTools> = (ctx: AgentExecutionContext<unknown>) => TTools;
 
-/** @internal Where a run's tool events go: the harness's execution of the run. */
+/** Where a run's tool events go: the harness's execution of the run (not exported by any entry). */
 export interface ToolEventChannel {
   emitToolEvent(event: ToolEvent): void;
   readonly bufferedToolEvents: readonly ToolEvent[];

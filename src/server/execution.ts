@@ -25,7 +25,6 @@
  */
 import { create, fromJson, type JsonValue, toJson } from "@bufbuild/protobuf";
 import { ValueSchema } from "@bufbuild/protobuf/wkt";
-import { context, SpanStatusCode, trace } from "@opentelemetry/api";
 import { type Message, type Part, PartSchema, type StreamResponse, TaskState } from "../../gen/a2a_pb.js";
 import { withFiniteJson } from "../a2a/message-values.js";
 import { isInterruptedState } from "../a2a/task-state.js";
@@ -34,6 +33,8 @@ import { skillMetadataPart } from "../messages/metadata-part.js";
 import { type ToolEvent, toolEventsPart } from "../messages/tool-event.js";
 import { runInCopiedScope } from "../runtime/context-var.js";
 import type { Logger } from "../runtime/logger.js";
+import { otel } from "../runtime/otel.js";
+import { TRACER_NAME } from "../runtime/tracing.js";
 import type { AgentExecutionContext, ToolEventChannel } from "./agent-execution-context.js";
 import { type CancellationReason, CancelledError, isCancellation } from "./cancellation.js";
 import type { Subscription } from "./event-queue.js";
@@ -74,7 +75,6 @@ type Outcome =
   | { readonly kind: "preempted" };
 
 const PREEMPTED: Outcome = { kind: "preempted" };
-const tracer = trace.getTracer("@novaos/client-sdk");
 
 export class Execution implements ToolEventChannel {
   readonly live: LiveTask;
@@ -176,18 +176,20 @@ export class Execution implements ToolEventChannel {
 
   async #run(handler: SkillHandler, ctx: AgentExecutionContext<unknown>, inputText: string): Promise<void> {
     const { logger, skillId } = this.#options;
-    const span = tracer.startSpan(`skill ${skillId}`, {
+    const api = otel();
+    const span = api?.trace.getTracer(TRACER_NAME).startSpan(`skill ${skillId}`, {
       attributes: { "novaos.skill.id": skillId, "a2a.task.id": this.live.task.id },
     });
     // Only a recording span (an OpenTelemetry SDK is installed) is worth making the active one.
-    const call = span.isRecording()
-      ? () => context.with(trace.setSpan(context.active(), span), () => handler(ctx, inputText))
-      : () => handler(ctx, inputText);
+    const call =
+      api && span?.isRecording()
+        ? () => api.context.with(api.trace.setSpan(api.context.active(), span), () => handler(ctx, inputText))
+        : () => handler(ctx, inputText);
     const outcome = await this.#settle(call);
-    if (outcome.kind === "threw" && !isCancellation(outcome.error)) {
-      span.setStatus({ code: SpanStatusCode.ERROR, message: describeException(outcome.error) });
+    if (api && outcome.kind === "threw" && !isCancellation(outcome.error)) {
+      span?.setStatus({ code: api.SpanStatusCode.ERROR, message: describeException(outcome.error) });
     }
-    span.end();
+    span?.end();
     if (outcome.kind === "preempted") return;
     try {
       await this.#finalize(outcome);
