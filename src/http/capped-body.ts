@@ -160,6 +160,21 @@ export async function readBodyText(response: Response, maxBytes: number): Promis
   return new TextDecoder().decode(await readStreamBody(response.body, { maxBytes }));
 }
 
+/**
+ * The first `maxBytes` of a body; the rest is discarded unread (the body is
+ * cancelled, which releases the connection). Empty when the body cannot be
+ * read: a caller reading a head only reads it for a message.
+ */
+export async function readBodyHead(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<Uint8Array> {
+  const bytes = new CappedBytes({ maxBytes });
+  try {
+    if (body !== null) for await (const chunk of bodyChunks(body)) if (!bytes.addTruncated(chunk)) break;
+  } catch {
+    return new Uint8Array();
+  }
+  return bytes.bytes();
+}
+
 /** Bytes of an error body read for its message; the rest is discarded unread. */
 export const ERROR_BODY_BYTES = 64 * 1024;
 
@@ -169,15 +184,7 @@ export const ERROR_BODY_BYTES = 64 * 1024;
  * the body cannot be read). Never fails: the status already says what failed.
  */
 export async function readErrorBody(response: Response, maxBytes = ERROR_BODY_BYTES): Promise<unknown> {
-  const bytes = new CappedBytes({ maxBytes });
-  try {
-    if (response.body !== null) {
-      for await (const chunk of bodyChunks(response.body)) if (!bytes.addTruncated(chunk)) break;
-    }
-  } catch {
-    return "";
-  }
-  const text = new TextDecoder().decode(bytes.bytes());
+  const text = new TextDecoder().decode(await readBodyHead(response.body, maxBytes));
   try {
     return JSON.parse(text);
   } catch {

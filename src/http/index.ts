@@ -2,3 +2,9 @@
 export * from "./auth.js";
 export { CallTimeoutError } from "./call-scope.js";
 export { BodyTooLargeError } from "./capped-body.js";
+export {
+  DEFAULT_MAX_RESPONSE_BYTES,
+  type ServiceCallOptions,
+  type ServiceClientOptions,
+} from "./service-connection.js";
+export { MissingServiceUrlError } from "./service-url.js";

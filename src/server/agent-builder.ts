@@ -16,7 +16,7 @@ import { DEFAULT_MAX_BODY_BYTES } from "../a2a/jsonrpc.js";
 import { createLogger, type Logger } from "../runtime/logger.js";
 import { maskPii, maskPiiInObject } from "../security/pii.js";
 import { type AgentCardOptions, buildAgentCard } from "./agent-card.js";
-import type { ToolsFactory } from "./agent-execution-context.js";
+import type { SkillMemoryOptions, ToolsFactory } from "./agent-execution-context.js";
 import { AgentRequestHandler, type ExtendedAgentCardProvider } from "./agent-request-handler.js";
 import type { OutputMasker, SkillHandler } from "./execution.js";
 import { createFetchHandler, type FetchHandler } from "./fetch-adapter.js";
@@ -59,6 +59,12 @@ export interface AgentBuilderOptions<TTools = never> {
   secrets?: SecretSource;
   /** Builds `ctx.tools` for an execution (the platform tools seam). */
   tools?: ToolsFactory<TTools>;
+  /**
+   * Where `ctx.memory` reaches the Memory Service (its clients and the
+   * runtime's pre-fetch): `baseUrl` (default `MEMORY_SERVICE_URL`), a `fetch`,
+   * resilience options.
+   */
+  memory?: SkillMemoryOptions;
   /** Root logger; default JSON lines on stdout with PII masked. */
   logger?: Logger;
   /** The extended agent card (GetExtendedAgentCard); without one that method answers -32004. */
@@ -186,6 +192,7 @@ export class AgentBuilder<TTools = never> {
         defaultOutputModes: this.defaultOutputModes,
         secrets: this.#options.secrets,
         tools: this.#options.tools as ToolsFactory<unknown> | undefined,
+        memory: this.#options.memory,
         logger: this.logger,
         masker: this.#options.maskOutputPii ? PII_MASKER : undefined,
         extendedAgentCard: typeof extended === "function" || extended === undefined ? extended : () => extended,

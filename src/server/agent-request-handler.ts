@@ -54,7 +54,7 @@ import { checkVersion, requestedVersion } from "../a2a/version.js";
 import { readPlatformContext } from "../messages/platform-context.js";
 import { NOVAOS_CONTEXT_HEADERS } from "../runtime/execution-context.js";
 import type { Logger } from "../runtime/logger.js";
-import { AgentExecutionContext, type ToolsFactory } from "./agent-execution-context.js";
+import { AgentExecutionContext, type SkillMemoryOptions, type ToolsFactory } from "./agent-execution-context.js";
 import type { ServerCallContext } from "./call-context.js";
 import type { Subscription } from "./event-queue.js";
 import { Execution, type OutputMasker } from "./execution.js";
@@ -71,6 +71,7 @@ import { type RegisteredSkill, routeSkill } from "./skills.js";
 import type { StoredTask, TaskStore } from "./task-store.js";
 import { textPart } from "./task-updater.js";
 import { checkHistoryLength, taskView } from "./task-view.js";
+import { callerTraceContext } from "./trace-context.js";
 
 /** Provides the extended agent card per call; undefined means "declared but not configured" (-32007). */
 export type ExtendedAgentCardProvider = (
@@ -87,6 +88,8 @@ export interface AgentRequestHandlerOptions {
   readonly defaultOutputModes: readonly string[];
   readonly secrets: SecretSource | undefined;
   readonly tools: ToolsFactory<unknown> | undefined;
+  /** Options of the Memory Service clients of `ctx.memory` and of the memory pre-fetch. */
+  readonly memory?: SkillMemoryOptions | undefined;
   readonly logger: Logger;
   readonly masker: OutputMasker | undefined;
   readonly extendedAgentCard: ExtendedAgentCardProvider | undefined;
@@ -247,6 +250,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
       logger: this.#options.logger,
       masker: this.#options.masker,
       stream: streaming,
+      traceContext: callerTraceContext(context.headers, platform?.traceparent),
     });
     const snapshot = streaming ? live.snapshot() : undefined;
     const ctx = new AgentExecutionContext<unknown>({
@@ -267,6 +271,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
       logger: this.#options.logger,
       secrets: this.#options.secrets,
       tools: this.#options.tools,
+      memory: this.#options.memory,
     });
     // Starting writes WORKING, which stores the task.
     execution.start(route.skill.handler, ctx, messageText(message));

@@ -20,7 +20,7 @@
  */
 import { create, fromJson, type JsonValue } from "@bufbuild/protobuf";
 import { ValueSchema } from "@bufbuild/protobuf/wkt";
-import { context, SpanStatusCode, trace } from "@opentelemetry/api";
+import { type Context, context, SpanStatusCode, trace } from "@opentelemetry/api";
 import { type Part, PartSchema, type StreamResponse, TaskState } from "../../gen/a2a_pb.js";
 import { withFiniteJson } from "../a2a/message-values.js";
 import { isInterruptedState } from "../a2a/task-state.js";
@@ -32,6 +32,7 @@ import type { AgentExecutionContext } from "./agent-execution-context.js";
 import { type CancellationReason, CancelledError, isCancellation } from "./cancellation.js";
 import type { Subscription } from "./event-queue.js";
 import type { LiveTask, LiveTasks } from "./live-task.js";
+import { withMemoryPrefetch } from "./memory-prefetch.js";
 import { agentMessage, artifact, textPart } from "./message-literals.js";
 import { randomUuid } from "./random-uuid.js";
 import { describeException, type SkillResult, taskStateForSkillStatus } from "./skill-result.js";
@@ -58,6 +59,8 @@ export interface ExecutionOptions {
   readonly masker: OutputMasker | undefined;
   /** Stream the task's events to the starting request (SendStreamingMessage). */
   readonly stream: boolean;
+  /** The caller's trace, which the skill's span continues (trace-context.ts); default the active context. */
+  readonly traceContext?: Context | undefined;
 }
 
 type Outcome =
@@ -139,13 +142,19 @@ export class Execution {
 
   async #run(handler: SkillHandler, ctx: AgentExecutionContext<unknown>, inputText: string): Promise<void> {
     const { logger, skillId } = this.#options;
-    const span = tracer.startSpan(`skill ${skillId}`, {
-      attributes: { "novaos.skill.id": skillId, "a2a.task.id": this.live.task.id },
-    });
-    // Only a recording span (an OpenTelemetry SDK is installed) is worth making the active one.
-    const call = span.isRecording()
-      ? () => context.with(trace.setSpan(context.active(), span), () => handler(ctx, inputText))
-      : () => handler(ctx, inputText);
+    const parent = this.#options.traceContext ?? context.active();
+    const span = tracer.startSpan(
+      `skill ${skillId}`,
+      { attributes: { "novaos.skill.id": skillId, "a2a.task.id": this.live.task.id } },
+      parent,
+    );
+    // The span is made the active one when it records (an OpenTelemetry SDK is installed) or continues a caller's
+    // trace: the skill's outbound calls then carry it. Otherwise there is nothing to carry.
+    const skill = withMemoryPrefetch(handler, ctx, inputText);
+    const call =
+      span.isRecording() || parent !== context.active()
+        ? () => context.with(trace.setSpan(parent, span), skill)
+        : skill;
     const outcome = await this.#settle(call);
     if (outcome.kind === "threw" && !isCancellation(outcome.error)) {
       span.setStatus({ code: SpanStatusCode.ERROR, message: describeException(outcome.error) });

@@ -28,6 +28,7 @@ export { AGENT_CARD_MAX_AGE_SECONDS, type AgentCardOptions } from "./agent-card.
 export {
   AgentExecutionContext,
   type ConversationTurn,
+  type SkillMemoryOptions,
   type ToolsFactory,
   ToolsNotConfiguredError,
 } from "./agent-execution-context.js";

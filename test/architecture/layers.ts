@@ -16,6 +16,7 @@ export type Area =
   | "capabilities"
   | "messages"
   | "http"
+  | "memory"
   | "server"
   | "client"
   | "platform"
@@ -37,12 +38,14 @@ export const MAY_IMPORT: Readonly<Record<Area, readonly Area[]>> = {
   capabilities: BASE,
   messages: BASE,
   http: BASE,
-  server: SHARED,
+  // The Memory Service client sits below the agent side: every skill's `ctx.memory` makes its clients.
+  memory: [...BASE, "http"],
+  server: [...SHARED, "memory"],
   client: SHARED,
-  platform: SHARED,
+  platform: [...SHARED, "memory"],
   // Discovery builds A2A clients for what it finds: it uses the client's public API, never its internals.
   discovery: [...SHARED, "client"],
-  index: [...SHARED, "server", "client", "platform", "discovery"],
+  index: [...SHARED, "memory", "server", "client", "platform", "discovery"],
   // The command-line tool is built on the public API only.
   cli: ["index"],
   // The PostgreSQL stores implement the server's store seam.

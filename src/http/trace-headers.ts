@@ -1,0 +1,20 @@
+/**
+ * W3C trace context on every outbound call of the SDK: the A2A client (its
+ * three transports all send the headers the client assembles) and every
+ * platform client (through `platform-client.ts` or their own fetch). One
+ * rule, runtime/traceparent.ts's: a `traceparent` already on the request
+ * wins; else what the installed OpenTelemetry propagator writes for the
+ * active context; else the active span's; else the run's own trace (`run`,
+ * the inbound `traceparent` of the request a skill serves), which stands in
+ * for the `TRACEPARENT` environment variable a pod reads for its first run.
+ */
+import { injectTraceHeaders, isValidTraceparent, TRACEPARENT_ENV } from "../runtime/traceparent.js";
+
+/** Adds the current trace to `headers` (mutated) unless they carry a `traceparent` already. */
+export function injectTraceContext(headers: Headers, run?: string): void {
+  if (headers.has("traceparent")) return;
+  const env = run !== undefined && isValidTraceparent(run) ? { [TRACEPARENT_ENV]: run } : process.env;
+  for (const [name, value] of Object.entries(injectTraceHeaders({}, env))) {
+    if (!headers.has(name)) headers.set(name, value);
+  }
+}
