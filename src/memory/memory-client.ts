@@ -25,27 +25,29 @@
  */
 import type { components, paths } from "../../gen/openapi/memory.js";
 import { NovaOSServerError, NovaOSValidationError } from "../errors/novaos-errors.js";
+import {
+  integer,
+  oneOf,
+  optionalInteger,
+  optionalObject,
+  optionalOneOf,
+  optionalText,
+  text,
+} from "../http/argument-checks.js";
 import { type JsonRecord, objectAnswer } from "../http/json-fields.js";
 import { platformHttpError } from "../http/platform-http-error.js";
 import { type ServiceCallOptions, type ServiceClientOptions, ServiceConnection } from "../http/service-connection.js";
 import { type MemoryCallerContext, nextWriteIdempotencyKey } from "./caller-context.js";
 import {
-  integer,
   MAX_CONTENT_BYTES,
   MAX_HINT_BYTES,
   MAX_LIVE_MESSAGE_LIMIT,
   MAX_REASON_CHARS,
   MAX_TOP_K,
-  oneOf,
   optionalConfidence,
   optionalFilters,
-  optionalInteger,
-  optionalObject,
-  optionalOneOf,
   optionalTags,
-  optionalText,
   requestId,
-  text,
   traceId,
 } from "./memory-limits.js";
 import {

@@ -14,9 +14,11 @@
  * conversation of hints, correlation ids). Each call makes a new client:
  * `await using` it, or `close()` it.
  */
+
+import { integer } from "../http/argument-checks.js";
 import { BearerTokenAuth } from "../http/auth.js";
 import { type AssembleOptions, MemoryClient, type MemoryClientOptions } from "./memory-client.js";
-import { integer, MAX_LIVE_MESSAGE_LIMIT, MAX_TOP_K } from "./memory-limits.js";
+import { MAX_LIVE_MESSAGE_LIMIT, MAX_TOP_K } from "./memory-limits.js";
 import type { AssembleResult } from "./memory-results.js";
 
 /** Where a namespace takes the run's token: an `ExecutionContext` (throws `MissingExecutionTokenError` without one). */

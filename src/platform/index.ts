@@ -1,4 +1,7 @@
 /** NovaOS platform services over their OpenAPI specs: the Execution Gateway, Memory, run observability, heartbeat, MCP and LLM clients. */
+
+// The Memory Service client lives below the agent side (src/memory/), which gives every skill its `ctx.memory`.
+export * from "../memory/index.js";
 export { Attachment, type AttachmentInit, type AttachmentJson } from "./attachment.js";
 export {
   DEFAULT_GATEWAY_TIMEOUT_MS,
@@ -25,5 +28,3 @@ export {
   type StreamEventInit,
   TERMINAL_RUN_STATUSES,
 } from "./stream-event.js";
-// The Memory Service client lives below the agent side (src/memory/), which gives every skill its `ctx.memory`.
-export * from "../memory/index.js";

@@ -109,7 +109,7 @@ describe("ctx.memory pre-fetch", () => {
     expect(memory.violations).toEqual([]);
     const [request] = memory.requests;
     expect(request?.headers.authorization).toBe(`Bearer ${TOKEN}`);
-    expect(request?.headers.traceparent?.split("-")[1]).toBe("0af7651916cd43dd8448eb211c80319c");
+    expect(String(request?.headers.traceparent).split("-")[1]).toBe("0af7651916cd43dd8448eb211c80319c");
     expect(request?.body).toEqual({
       tool: "memory.assemble",
       payload: {
