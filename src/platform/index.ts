@@ -20,6 +20,31 @@ export {
   type ServiceRun,
 } from "./gateway-client.js";
 export {
+  type CreateHeartbeatConfig,
+  DEFAULT_HEARTBEAT_TIMEZONE,
+  type HeartbeatBudget,
+  type HeartbeatBudgetJson,
+  HeartbeatClient,
+  type HeartbeatConfig,
+  type HeartbeatConfigCreated,
+  type HeartbeatConfigStatus,
+  type HeartbeatSchedule,
+  type HeartbeatTrigger,
+  NOVAOS_AGENT_OPS_URL_ENV,
+} from "./heartbeat-client.js";
+export {
+  DEBUG_ACTIONS,
+  type DebugAction,
+  type DebugControlOptions,
+  type DebugControlResult,
+  type EventsRoute,
+  MAX_RUN_EVENTS_LIMIT,
+  NOVAOS_GATEWAY_URL_ENV,
+  ObservabilityClient,
+  type RunEventsOptions,
+} from "./observability-client.js";
+export { type RunEvent, RunEventsPage } from "./run-events.js";
+export {
   CHUNK_EVENT_TYPE,
   FAILED_RUN_STATUSES,
   type GatewayEventJson,
