@@ -207,7 +207,9 @@ export class HeartbeatClient implements AsyncDisposable {
   ): Promise<HeartbeatConfigCreated> {
     const path = { agentId: text(agentId, "agentId"), instanceId: text(instanceId, "instanceId") };
     const timezone = options.timezone ?? DEFAULT_HEARTBEAT_TIMEZONE;
-    if (!isTimeZone(timezone)) throw invalid("timezone", `must be an IANA time zone name, got ${JSON.stringify(timezone)}`);
+    if (!isTimeZone(timezone)) {
+      throw invalid("timezone", `must be an IANA time zone name, got ${JSON.stringify(timezone)}`);
+    }
     const body: components["schemas"]["HeartbeatConfigCreate"] = {
       cron_expression: matching(options.cronExpression, CRON, "cronExpression", "a five-field cron expression"),
       timezone,
