@@ -33,6 +33,15 @@ export {
   NOVAOS_AGENT_OPS_URL_ENV,
 } from "./heartbeat-client.js";
 export {
+  MAX_TOOLS_LIST_PAGES,
+  MCP_GATEWAY_URL_ENV,
+  MCP_SESSION_ID_HEADER,
+  type MCPCallOptions,
+  MCPClient,
+} from "./mcp-client.js";
+export { WRITE_CONFIRMATION_REQUIRED_CODE, WriteConfirmationRequiredError } from "./mcp-errors.js";
+export { type MCPContentBlock, MCPTool, type MCPToolAnnotations, MCPToolResult } from "./mcp-tool.js";
+export {
   DEBUG_ACTIONS,
   type DebugAction,
   type DebugControlOptions,
