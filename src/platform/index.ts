@@ -33,6 +33,23 @@ export {
   NOVAOS_AGENT_OPS_URL_ENV,
 } from "./heartbeat-client.js";
 export {
+  type ChatCompletion,
+  type ChatCompletionChunk,
+  type ChatCompletionCreateParams,
+  type ChatCompletionCreateParamsNonStreaming,
+  type ChatCompletionCreateParamsStreaming,
+  type CreateEmbeddingResponse,
+  DEFAULT_LLM_TIMEOUT_MS,
+  type EmbeddingCreateParams,
+  InsufficientQuotaError,
+  LLM_GATEWAY_URL_ENV,
+  LLMClient,
+  type LLMClientOptions,
+  type LLMModel,
+  type LLMRequestOptions,
+} from "./llm-client.js";
+export { MAX_EVENT_LINE_BYTES } from "./llm-fetch.js";
+export {
   MAX_TOOLS_LIST_PAGES,
   MCP_GATEWAY_URL_ENV,
   MCP_SESSION_ID_HEADER,
