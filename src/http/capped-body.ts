@@ -179,6 +179,19 @@ export async function readBodyHead(body: ReadableStream<Uint8Array> | null, maxB
 export const ERROR_BODY_BYTES = 64 * 1024;
 
 /**
+ * `response` with at most the first `maxBytes` of its body, for a reader
+ * (openapi-fetch, `openai`) that would read an error answer whole.
+ */
+export async function withBodyHead(response: Response, maxBytes = ERROR_BODY_BYTES): Promise<Response> {
+  const body = await readBodyHead(response.body, maxBytes);
+  return new Response(body as Uint8Array<ArrayBuffer>, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+}
+
+/**
  * An error answer's body, for the message and details of the error it
  * becomes: its first `maxBytes` as JSON when they parse, else as text ("" when
  * the body cannot be read). Never fails: the status already says what failed.

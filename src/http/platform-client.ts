@@ -11,7 +11,7 @@
 import createClient, { type Client } from "openapi-fetch";
 import { NovaOSValidationError } from "../errors/novaos-errors.js";
 import type { AuthProvider } from "./auth.js";
-import { ERROR_BODY_BYTES, readBodyHead } from "./capped-body.js";
+import { withBodyHead } from "./capped-body.js";
 import { injectTraceContext } from "./trace-headers.js";
 
 export interface PlatformClientOptions {
@@ -72,15 +72,5 @@ async function fetchRequest(fetchImpl: typeof fetch, request: Request): Promise<
     redirect: request.redirect,
     signal: request.signal,
   });
-  return response.status >= 400 && response.body !== null ? truncatedErrorAnswer(response) : response;
-}
-
-/** The error answer with at most its first 64 KiB of body; the rest is discarded unread. */
-async function truncatedErrorAnswer(response: Response): Promise<Response> {
-  const body = await readBodyHead(response.body, ERROR_BODY_BYTES);
-  return new Response(body as Uint8Array<ArrayBuffer>, {
-    status: response.status,
-    statusText: response.statusText,
-    headers: response.headers,
-  });
+  return response.status >= 400 && response.body !== null ? withBodyHead(response) : response;
 }

@@ -108,6 +108,8 @@ export class ServiceConnection<Paths extends {}> {
   readonly baseUrl: string;
   readonly policy: ResiliencePolicy;
   readonly api: OpenApiClient<Paths>;
+  /** What sends: the caller's `fetch`, or the one the connection owns. */
+  readonly fetch: typeof fetch;
   readonly #ownedFetch: OwnedFetch | undefined;
   readonly #maxResponseBytes: number;
   #closed = false;
@@ -115,15 +117,21 @@ export class ServiceConnection<Paths extends {}> {
   constructor(service: ServiceDescription, options: ServiceClientOptions) {
     this.service = service;
     this.baseUrl = serviceBaseUrl(service.name, service.urlVariable, options.baseUrl, options.env);
-    this.policy = new ResiliencePolicy({ name: service.name, timeoutMs: service.timeoutMs, ...options.resilience });
+    this.policy = new ResiliencePolicy({
+      name: service.name,
+      ...options.resilience,
+      timeoutMs: options.resilience?.timeoutMs ?? service.timeoutMs,
+    });
     this.#ownedFetch = options.fetch ? undefined : createOwnedFetch();
+    this.fetch = options.fetch ?? (this.#ownedFetch as OwnedFetch).fetch;
     this.#maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    const run = options.traceparent;
     this.api = createPlatformClient<Paths>({
       baseUrl: this.baseUrl,
       auth: options.auth,
       headers: options.headers,
-      fetch: options.fetch ?? this.#ownedFetch?.fetch,
-      traceparent: typeof options.traceparent === "string" ? () => options.traceparent as string : options.traceparent,
+      fetch: this.fetch,
+      traceparent: typeof run === "string" ? () => run : run,
     });
   }
 

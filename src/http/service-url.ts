@@ -18,7 +18,7 @@ export class MissingServiceUrlError extends NovaOSValidationError {
   }
 }
 
-/** `baseUrl`, else `env[variable]` (trimmed), checked to be an http(s) URL. */
+/** `baseUrl`, else `env[variable]` (trimmed), checked to be an http(s) URL; without trailing slashes. */
 export function serviceBaseUrl(
   service: string,
   variable: string,
@@ -32,5 +32,5 @@ export function serviceBaseUrl(
       details: { variable },
     });
   }
-  return checkBaseUrl(url, service);
+  return checkBaseUrl(url, service).replace(/\/+$/, "");
 }

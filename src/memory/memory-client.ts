@@ -36,7 +36,8 @@ import {
 } from "../http/argument-checks.js";
 import { type JsonRecord, objectAnswer } from "../http/json-fields.js";
 import { platformHttpError } from "../http/platform-http-error.js";
-import { type ServiceCallOptions, type ServiceClientOptions, ServiceConnection } from "../http/service-connection.js";
+import { ServiceClient } from "../http/service-client.js";
+import type { ServiceCallOptions, ServiceClientOptions } from "../http/service-connection.js";
 import { type MemoryCallerContext, nextWriteIdempotencyKey } from "./caller-context.js";
 import {
   MAX_CONTENT_BYTES,
@@ -175,14 +176,11 @@ export interface AssembleOptions extends MemoryCallOptions {
   conversationId?: string | undefined;
 }
 
-export class MemoryClient implements AsyncDisposable {
-  readonly baseUrl: string;
-  readonly #connection: ServiceConnection<paths>;
+export class MemoryClient extends ServiceClient<paths> {
   readonly #context: MemoryCallerContext | undefined;
 
   constructor(options: MemoryClientOptions = {}) {
-    this.#connection = new ServiceConnection<paths>(SERVICE, options);
-    this.baseUrl = this.#connection.baseUrl;
+    super(SERVICE, options);
     this.#context = options.context;
   }
 
@@ -326,19 +324,6 @@ export class MemoryClient implements AsyncDisposable {
     return assembleResult(await this.#dispatch("memory.assemble", payload, true, options));
   }
 
-  get closed(): boolean {
-    return this.#connection.closed;
-  }
-
-  /** Releases the connections the client owns; a `fetch` given in the options is left open. */
-  async close(): Promise<void> {
-    await this.#connection.close();
-  }
-
-  async [Symbol.asyncDispose](): Promise<void> {
-    await this.close();
-  }
-
   /** One tool call: the envelope, the policy, and the result checked to be the tool's. */
   async #dispatch(
     tool: ToolName,
@@ -357,12 +342,12 @@ export class MemoryClient implements AsyncDisposable {
       ...(Object.keys(context).length > 0 ? { context } : {}),
     };
     const operation = `${SERVICE.name} ${tool}`;
-    const { body: answer } = await this.#connection.json(
+    const { body: answer } = await this.connection.json(
       {
         method: "POST",
         route: ROUTE,
         idempotent,
-        send: (signal, headers) => this.#connection.api.POST(ROUTE, { body, headers, signal, parseAs: "stream" }),
+        send: (signal, headers) => this.connection.api.POST(ROUTE, { body, headers, signal, parseAs: "stream" }),
         error: (response, error) => platformHttpError(response, error, { operation, decisions: DECISIONS }),
       },
       options,

@@ -28,7 +28,8 @@ import {
   stringField,
 } from "../http/json-fields.js";
 import { platformHttpError } from "../http/platform-http-error.js";
-import { type ServiceCallOptions, type ServiceClientOptions, ServiceConnection } from "../http/service-connection.js";
+import { ServiceClient } from "../http/service-client.js";
+import type { JsonCall, ServiceCallOptions, ServiceClientOptions } from "../http/service-connection.js";
 
 /** The environment variable naming agent-ops. */
 export const NOVAOS_AGENT_OPS_URL_ENV = "NOVAOS_AGENT_OPS_URL";
@@ -190,13 +191,9 @@ function heartbeatConfig(value: unknown): HeartbeatConfig | undefined {
   };
 }
 
-export class HeartbeatClient implements AsyncDisposable {
-  readonly baseUrl: string;
-  readonly #connection: ServiceConnection<paths>;
-
+export class HeartbeatClient extends ServiceClient<paths> {
   constructor(options: ServiceClientOptions = {}) {
-    this.#connection = new ServiceConnection<paths>(SERVICE, options);
-    this.baseUrl = this.#connection.baseUrl;
+    super(SERVICE, options);
   }
 
   /** Schedules heartbeats for an instance (one config per instance: a second is 409). */
@@ -219,7 +216,7 @@ export class HeartbeatClient implements AsyncDisposable {
       budget: budgetJson(options.budget),
     };
     const json = await this.#call("POST", CONFIGS, options, (signal, headers) =>
-      this.#connection.api.POST(CONFIGS, { params: { path }, body, headers, signal, parseAs: "stream" }),
+      this.connection.api.POST(CONFIGS, { params: { path }, body, headers, signal, parseAs: "stream" }),
     );
     return { ...configStatus(json), temporalScheduleId: stringField(json.temporal_schedule_id) };
   }
@@ -228,7 +225,7 @@ export class HeartbeatClient implements AsyncDisposable {
   async listConfigs(agentId: string, instanceId: string, options: ServiceCallOptions = {}): Promise<HeartbeatConfig[]> {
     const path = { agentId: text(agentId, "agentId"), instanceId: text(instanceId, "instanceId") };
     const json = await this.#call("GET", CONFIGS, options, (signal, headers) =>
-      this.#connection.api.GET(CONFIGS, { params: { path }, headers, signal, parseAs: "stream" }),
+      this.connection.api.GET(CONFIGS, { params: { path }, headers, signal, parseAs: "stream" }),
     );
     return arrayField(json.configs, heartbeatConfig);
   }
@@ -253,19 +250,6 @@ export class HeartbeatClient implements AsyncDisposable {
     return this.#transition(RESUME, agentId, instanceId, configId, options);
   }
 
-  get closed(): boolean {
-    return this.#connection.closed;
-  }
-
-  /** Releases the connections the client owns; a `fetch` given in the options is left open. */
-  async close(): Promise<void> {
-    await this.#connection.close();
-  }
-
-  async [Symbol.asyncDispose](): Promise<void> {
-    await this.close();
-  }
-
   async #transition(
     route: typeof PAUSE | typeof RESUME,
     agentId: string,
@@ -279,19 +263,14 @@ export class HeartbeatClient implements AsyncDisposable {
       configId: text(configId, "configId"),
     };
     const json = await this.#call("POST", route, options, (signal, headers) =>
-      this.#connection.api.POST(route, { params: { path }, headers, signal, parseAs: "stream" }),
+      this.connection.api.POST(route, { params: { path }, headers, signal, parseAs: "stream" }),
     );
     return configStatus(json);
   }
 
-  async #call(
-    method: string,
-    route: string,
-    options: ServiceCallOptions,
-    send: Parameters<ServiceConnection<paths>["json"]>[0]["send"],
-  ): Promise<JsonRecord> {
+  async #call(method: string, route: string, options: ServiceCallOptions, send: JsonCall["send"]): Promise<JsonRecord> {
     const operation = `${SERVICE.name} ${method} ${route}`;
-    const { body } = await this.#connection.json(
+    const { body } = await this.connection.json(
       {
         method,
         route,

@@ -21,23 +21,21 @@
  * anything else, with OpenAI's own errors.
  */
 import type { OpenAI } from "openai";
+import type { paths } from "../../gen/openapi/llm-gateway.js";
 import {
   NovaOSConnectionError,
   NovaOSError,
   NovaOSRateLimitError,
   NovaOSServerError,
 } from "../errors/novaos-errors.js";
-import type { AuthProvider } from "../http/auth.js";
 import { BodyTooLargeError } from "../http/capped-body.js";
 import { errorForHttpStatus, parseRetryAfter } from "../http/http-status-errors.js";
 import { isRecord } from "../http/json-fields.js";
-import { createOwnedFetch, type OwnedFetch } from "../http/owned-fetch.js";
-import { DEFAULT_MAX_RESPONSE_BYTES } from "../http/service-connection.js";
-import { serviceBaseUrl } from "../http/service-url.js";
+import { ServiceClient } from "../http/service-client.js";
+import { DEFAULT_MAX_RESPONSE_BYTES, type ServiceClientOptions } from "../http/service-connection.js";
 import { connectionError, findSdkError } from "../http/transport-failure.js";
 import type { ExecutionContext } from "../runtime/execution-context.js";
 import { NOVAOS_CONTEXT_HEADERS } from "../runtime/execution-context.js";
-import { type ResilienceOptions, ResiliencePolicy } from "../runtime/resilience.js";
 import { createGatewayFetch } from "./llm-fetch.js";
 
 /** The environment variable naming the LLM Gateway (its origin; paths start with `/v1`). */
@@ -62,29 +60,17 @@ export type LLMModel = OpenAI.Model;
 /** Per-call options: the caller's signal, and OpenAI's own request options. */
 export type LLMRequestOptions = OpenAI.RequestOptions;
 
-export interface LLMClientOptions {
-  /** The gateway's origin. Default `LLM_GATEWAY_URL`. */
-  baseUrl?: string | undefined;
+/**
+ * The options of every platform client (`baseUrl` defaults to `LLM_GATEWAY_URL`, the gateway's origin;
+ * `resilience.timeoutMs`, default 600 000, bounds each attempt until its answer starts), and the run.
+ */
+export interface LLMClientOptions extends ServiceClientOptions {
   /**
    * The run whose token is the bearer (read per request, so a rotated token
    * applies) and whose `X-NovaOS-*` ids are sent for correlation. Without
    * one and without `auth`, no credentials are sent (a local gateway).
    */
   executionContext?: ExecutionContext | undefined;
-  /** Credentials instead of an execution context. */
-  auth?: AuthProvider | undefined;
-  /** Sent on every call; credentials win over them. */
-  headers?: Record<string, string> | undefined;
-  /** Default: undici's, on connections the client owns and `close()` releases. A fetch given here is never closed. */
-  fetch?: typeof fetch | undefined;
-  /** Retries, breaker; `timeoutMs` (default 600 000) bounds each attempt until its answer starts. */
-  resilience?: ResilienceOptions | undefined;
-  /** The largest JSON answer read (bytes). Default 10 MiB. */
-  maxResponseBytes?: number | undefined;
-  /** The trace calls continue when no OpenTelemetry span is active (a run's inbound `traceparent`). */
-  traceparent?: string | (() => string | undefined) | undefined;
-  /** Where the base URL variable is read from. Default `process.env`. */
-  env?: Readonly<Record<string, string | undefined>> | undefined;
 }
 
 /** The gateway answered 429 `insufficient_quota`: the run's LLM budget is spent, and no retry helps. */
@@ -105,23 +91,13 @@ function loadOpenAI(): Promise<OpenAIModule> {
   return openaiModule;
 }
 
-export class LLMClient implements AsyncDisposable {
-  readonly baseUrl: string;
-  readonly policy: ResiliencePolicy;
+export class LLMClient extends ServiceClient<paths> {
   readonly #options: LLMClientOptions;
-  readonly #ownedFetch: OwnedFetch | undefined;
   #client: Promise<{ openai: OpenAI; module: OpenAIModule }> | undefined;
-  #closed = false;
 
   constructor(options: LLMClientOptions = {}) {
-    this.baseUrl = serviceBaseUrl("LLM Gateway", LLM_GATEWAY_URL_ENV, options.baseUrl, options.env).replace(/\/+$/, "");
+    super({ name: "LLM Gateway", urlVariable: LLM_GATEWAY_URL_ENV, timeoutMs: DEFAULT_LLM_TIMEOUT_MS }, options);
     this.#options = options;
-    this.policy = new ResiliencePolicy({
-      name: "LLM Gateway",
-      ...options.resilience,
-      timeoutMs: options.resilience?.timeoutMs ?? DEFAULT_LLM_TIMEOUT_MS,
-    });
-    this.#ownedFetch = options.fetch ? undefined : createOwnedFetch();
   }
 
   /** `chat.completions.create(params)`: a completion, or with `stream: true` its chunks. */
@@ -178,28 +154,13 @@ export class LLMClient implements AsyncDisposable {
     return (await this.#load()).openai;
   }
 
-  get closed(): boolean {
-    return this.#closed;
-  }
-
-  /** Releases the connections the client owns; a `fetch` given in the options is left open. */
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    await this.#ownedFetch?.close();
-  }
-
-  async [Symbol.asyncDispose](): Promise<void> {
-    await this.close();
-  }
-
   #load(): Promise<{ openai: OpenAI; module: OpenAIModule }> {
     this.#client ??= loadOpenAI().then((module) => {
       const options = this.#options;
       const run = options.traceparent;
       const send = createGatewayFetch({
-        send: options.fetch ?? (this.#ownedFetch as OwnedFetch).fetch,
-        policy: this.policy,
+        send: this.connection.fetch,
+        policy: this.connection.policy,
         headers: () => this.#headers(),
         traceparent: typeof run === "function" ? run : () => run,
         maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
@@ -232,7 +193,7 @@ export class LLMClient implements AsyncDisposable {
   }
 
   async #call<T>(options: LLMRequestOptions | undefined, run: (openai: OpenAI) => Promise<T>): Promise<T> {
-    if (this.#closed) throw new NovaOSError("The LLM Gateway client is closed");
+    this.connection.checkOpen();
     const { openai, module } = await this.#load();
     try {
       return await run(openai);
@@ -261,7 +222,7 @@ export class LLMClient implements AsyncDisposable {
       const signal = options?.signal;
       return signal?.aborted ? signal.reason : error;
     }
-    if (this.#closed) return new NovaOSError("The LLM Gateway client is closed", { cause: error });
+    if (this.closed) return new NovaOSError("The LLM Gateway client is closed", { cause: error });
     if (error instanceof module.APIConnectionTimeoutError) {
       return new NovaOSConnectionError("The LLM Gateway did not answer in time", { cause: error });
     }

@@ -18,7 +18,7 @@
  * that, the body belongs to `openai`'s stream.
  */
 import { type NovaOSErrorOptions, NovaOSServerError } from "../errors/novaos-errors.js";
-import { ERROR_BODY_BYTES, readBodyHead } from "../http/capped-body.js";
+import { withBodyHead } from "../http/capped-body.js";
 import { boundedBody } from "../http/capped-stream.js";
 import { parseRetryAfter } from "../http/http-status-errors.js";
 import { isRecord } from "../http/json-fields.js";
@@ -56,16 +56,6 @@ class TransientAnswer extends NovaOSServerError {
   ) {
     super(`LLM Gateway answered HTTP ${options.statusCode}`, options);
   }
-}
-
-/** `response` with at most the first 64 KiB of its body. */
-async function truncated(response: Response): Promise<Response> {
-  const body = await readBodyHead(response.body, ERROR_BODY_BYTES);
-  return new Response(body as Uint8Array<ArrayBuffer>, {
-    status: response.status,
-    statusText: response.statusText,
-    headers: response.headers,
-  });
 }
 
 /** OpenAI's `{error: {code}}` of a 429 says whether waiting helps: `insufficient_quota` never does. */
@@ -124,7 +114,7 @@ export function createGatewayFetch(options: GatewayFetchOptions): typeof fetch {
 /** What `openai` gets for one attempt's response, or the error that makes the policy try again. */
 async function answerOf(response: Response, stream: boolean, maxResponseBytes: number): Promise<Response> {
   if (!response.ok) {
-    const answer = response.body === null ? response : await truncated(response);
+    const answer = response.body === null ? response : await withBodyHead(response);
     if (TRANSIENT.has(response.status) && !(response.status === 429 && (await isQuotaSpent(answer)))) {
       throw new TransientAnswer(answer, {
         statusCode: response.status,

@@ -22,7 +22,8 @@ import type { components, paths } from "../../gen/openapi/mcp-gateway.js";
 import { NovaOSServerError } from "../errors/novaos-errors.js";
 import { optionalObject, text } from "../http/argument-checks.js";
 import { arrayField, isRecord, type JsonRecord, objectAnswer, optionalString } from "../http/json-fields.js";
-import { type ServiceCallOptions, type ServiceClientOptions, ServiceConnection } from "../http/service-connection.js";
+import { ServiceClient } from "../http/service-client.js";
+import type { ServiceCallOptions, ServiceClientOptions } from "../http/service-connection.js";
 import { getDefaultToolTimeoutS } from "../runtime/config.js";
 import { tracedToolCall } from "../runtime/tracing.js";
 import { isSessionExpired, jsonRpcToolError, mcpHttpError } from "./mcp-errors.js";
@@ -48,9 +49,7 @@ export interface MCPCallOptions extends ServiceCallOptions {
 
 type Method = "tools/list" | "tools/call";
 
-export class MCPClient implements AsyncDisposable {
-  readonly baseUrl: string;
-  readonly #connection: ServiceConnection<paths>;
+export class MCPClient extends ServiceClient<paths> {
   #sessionId: string | undefined;
   #nextId = 1;
 
@@ -59,12 +58,10 @@ export class MCPClient implements AsyncDisposable {
    * the gateway's own ceiling, so the gateway's timeout is the one a caller sees.
    */
   constructor(options: ServiceClientOptions = {}) {
-    const timeoutMs = getDefaultToolTimeoutS(options.env) * 1000;
-    this.#connection = new ServiceConnection<paths>(
-      { name: "MCP Gateway", urlVariable: MCP_GATEWAY_URL_ENV, timeoutMs },
+    super(
+      { name: "MCP Gateway", urlVariable: MCP_GATEWAY_URL_ENV, timeoutMs: getDefaultToolTimeoutS(options.env) * 1000 },
       options,
     );
-    this.baseUrl = this.#connection.baseUrl;
   }
 
   /** The `Mcp-Session-Id` of the last answer, sent with the next call; undefined before the first. */
@@ -113,19 +110,6 @@ export class MCPClient implements AsyncDisposable {
     );
   }
 
-  get closed(): boolean {
-    return this.#connection.closed;
-  }
-
-  /** Releases the connections the client owns; a `fetch` given in the options is left open. */
-  async close(): Promise<void> {
-    await this.#connection.close();
-  }
-
-  async [Symbol.asyncDispose](): Promise<void> {
-    await this.close();
-  }
-
   /** One JSON-RPC call; renews an expired session once. */
   async #rpc(method: Method, params: object, idempotent: boolean, options: ServiceCallOptions): Promise<JsonRecord> {
     const session = this.#sessionId;
@@ -147,7 +131,7 @@ export class MCPClient implements AsyncDisposable {
   ): Promise<JsonRecord> {
     const id = this.#nextId++;
     const route = method === "tools/list" ? LIST : CALL;
-    const { body, response } = await this.#connection.json(
+    const { body, response } = await this.connection.json(
       {
         method: "POST",
         route,
@@ -157,10 +141,10 @@ export class MCPClient implements AsyncDisposable {
           if (session !== undefined) headers[MCP_SESSION_ID_HEADER] = session;
           if (method === "tools/list") {
             const body: components["schemas"]["ToolsListRequest"] = { jsonrpc: "2.0", id, method, params };
-            return this.#connection.api.POST(LIST, { body, headers, signal, parseAs: "stream" });
+            return this.connection.api.POST(LIST, { body, headers, signal, parseAs: "stream" });
           }
           const body = { jsonrpc: "2.0", id, method, params } as components["schemas"]["ToolsCallRequest"];
-          return this.#connection.api.POST(CALL, { body, headers, signal, parseAs: "stream" });
+          return this.connection.api.POST(CALL, { body, headers, signal, parseAs: "stream" });
         },
         error: (response, error) => mcpHttpError(response, error, method),
       },

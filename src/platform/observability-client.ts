@@ -23,7 +23,8 @@ import { NovaOSAuthenticationError, NovaOSServerError } from "../errors/novaos-e
 import { integer, oneOf, optionalObject, text } from "../http/argument-checks.js";
 import { objectAnswer, optionalString, stringField } from "../http/json-fields.js";
 import { platformHttpError } from "../http/platform-http-error.js";
-import { type ServiceCallOptions, type ServiceClientOptions, ServiceConnection } from "../http/service-connection.js";
+import { ServiceClient } from "../http/service-client.js";
+import type { ServiceCallOptions, ServiceClientOptions } from "../http/service-connection.js";
 import { type RunEvent, RunEventsPage } from "./run-events.js";
 
 /** The environment variable naming the NovaOS Gateway. */
@@ -64,15 +65,12 @@ export interface DebugControlResult {
   action: string;
 }
 
-export class ObservabilityClient implements AsyncDisposable {
-  readonly baseUrl: string;
-  readonly #connection: ServiceConnection<paths>;
+export class ObservabilityClient extends ServiceClient<paths> {
   /** The route that answered an `auto` call, used by the later ones. */
   #route: "service" | "user" | undefined;
 
   constructor(options: ServiceClientOptions = {}) {
-    this.#connection = new ServiceConnection<paths>(SERVICE, options);
-    this.baseUrl = this.#connection.baseUrl;
+    super(SERVICE, options);
   }
 
   /** The route `auto` calls use, once one answered. */
@@ -128,13 +126,13 @@ export class ObservabilityClient implements AsyncDisposable {
   ): Promise<DebugControlResult> {
     const path = { runId: text(runId, "runId"), action: oneOf(action, DEBUG_ACTIONS, "action") };
     const metadata = optionalObject(options.metadata, "metadata");
-    const { body } = await this.#connection.json(
+    const { body } = await this.connection.json(
       {
         method: "POST",
         route: DEBUG_ROUTE,
         idempotent: false,
         send: (signal, headers) =>
-          this.#connection.api.POST(DEBUG_ROUTE, {
+          this.connection.api.POST(DEBUG_ROUTE, {
             params: { path },
             body: metadata === undefined ? {} : { metadata },
             headers,
@@ -154,36 +152,23 @@ export class ObservabilityClient implements AsyncDisposable {
     };
   }
 
-  get closed(): boolean {
-    return this.#connection.closed;
-  }
-
-  /** Releases the connections the client owns; a `fetch` given in the options is left open. */
-  async close(): Promise<void> {
-    await this.#connection.close();
-  }
-
-  async [Symbol.asyncDispose](): Promise<void> {
-    await this.close();
-  }
-
   async #page(route: "service" | "user", runId: string, options: RunEventsOptions): Promise<RunEventsPage> {
     const template = route === "service" ? SERVICE_ROUTE : USER_ROUTE;
     const operation = `GET ${template}`;
-    const { body } = await this.#connection.json(
+    const { body } = await this.connection.json(
       {
         method: "GET",
         route: template,
         idempotent: true,
         send: (signal, headers) =>
           route === "service"
-            ? this.#connection.api.GET(SERVICE_ROUTE, {
+            ? this.connection.api.GET(SERVICE_ROUTE, {
                 params: { path: { runId }, query: { after: options.after, limit: options.limit } },
                 headers,
                 signal,
                 parseAs: "stream",
               })
-            : this.#connection.api.GET(USER_ROUTE, {
+            : this.connection.api.GET(USER_ROUTE, {
                 params: { path: { runId }, query: { after: options.after } },
                 headers,
                 signal,

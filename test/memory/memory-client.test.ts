@@ -16,6 +16,7 @@ import { CircuitOpenError } from "../../src/runtime/resilience.js";
 import { TOOL_SAMPLES } from "../openapi/tool-samples.js";
 import { type ContractServer, type JsonReply, startContractServer } from "../platform/contract-server.js";
 import { type RawServer, startRawServer, writeForever } from "../platform/raw-server.js";
+import { rejection } from "../platform/rejection.js";
 import { ManualClock } from "../runtime/manual-clock.js";
 
 const TOKEN = "exec-token-1";
@@ -54,15 +55,6 @@ async function start(
 }
 
 const sentBodies = (s: ContractServer) => s.requests.map((r) => r.body as { tool: string; payload: unknown });
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a rejection");
-}
 
 function skillContext(idempotencyKey: string): MemoryCallerContext {
   return { idempotencyKey, contextId: "conv-9", runId: "run-7", traceId: "4bf92f3577b34da6a3ce929d0e0e4736" };

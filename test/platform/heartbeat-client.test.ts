@@ -7,6 +7,7 @@ import { type CreateHeartbeatConfig, HeartbeatClient } from "../../src/platform/
 import { ManualClock } from "../runtime/manual-clock.js";
 import { type ContractServer, type OperationHandler, startContractServer } from "./contract-server.js";
 import { startRawServer } from "./raw-server.js";
+import { rejection } from "./rejection.js";
 
 const TOKEN = "iam-token";
 const AT = "2026-07-25T14:00:00Z";
@@ -26,15 +27,6 @@ async function start(handlers: Record<string, OperationHandler>, options: Servic
   server = await startContractServer({ spec: "heartbeat.yaml", bearerToken: TOKEN, handlers });
   client = new HeartbeatClient({ baseUrl: server.url, auth: new BearerTokenAuth(TOKEN), ...options });
   return { server, client };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a rejection");
 }
 
 const CREATE: CreateHeartbeatConfig = {

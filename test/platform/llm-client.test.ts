@@ -13,6 +13,7 @@ import { CircuitOpenError } from "../../src/runtime/resilience.js";
 import { ManualClock } from "../runtime/manual-clock.js";
 import { type ContractServer, type OperationHandler, startContractServer } from "./contract-server.js";
 import { type RawServer, startRawServer, writeForever } from "./raw-server.js";
+import { rejection } from "./rejection.js";
 
 const TOKEN = "exec-token-llm";
 const TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
@@ -46,15 +47,6 @@ async function start(handlers: Record<string, OperationHandler>, options: LLMCli
   server = contract;
   client = new LLMClient({ baseUrl: contract.url, executionContext: run, ...options });
   return { server: contract, client };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a rejection");
 }
 
 const completion = (content: string) => ({

@@ -15,6 +15,7 @@ import { MCPTool, MCPToolResult } from "../../src/platform/mcp-tool.js";
 import { ManualClock } from "../runtime/manual-clock.js";
 import { type ContractServer, type JsonReply, type OperationHandler, startContractServer } from "./contract-server.js";
 import { startRawServer } from "./raw-server.js";
+import { rejection } from "./rejection.js";
 
 const TOKEN = "exec-token";
 const TOOL = "novaos.knowledge.query";
@@ -32,15 +33,6 @@ async function start(handlers: Record<string, OperationHandler>, options: Servic
   server = await startContractServer({ spec: "mcp-gateway.yaml", bearerToken: TOKEN, handlers });
   client = new MCPClient({ baseUrl: server.url, auth: new BearerTokenAuth(TOKEN), ...options });
   return { server, client };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a rejection");
 }
 
 type Rpc = { id: number; method: string; params?: Record<string, unknown> };

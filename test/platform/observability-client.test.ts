@@ -13,6 +13,7 @@ import { RunEventsPage } from "../../src/platform/run-events.js";
 import { ManualClock } from "../runtime/manual-clock.js";
 import { type ContractServer, type OperationHandler, startContractServer } from "./contract-server.js";
 import { startRawServer } from "./raw-server.js";
+import { rejection } from "./rejection.js";
 
 const TOKEN = "sa-token";
 const AT = "2026-07-25T14:00:00Z";
@@ -31,15 +32,6 @@ async function start(handlers: Record<string, OperationHandler>, options: Servic
   server = await startContractServer({ spec: "observability.yaml", bearerToken: TOKEN, handlers });
   client = new ObservabilityClient({ baseUrl: server.url, auth: new BearerTokenAuth(TOKEN), ...options });
   return { server, client };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected a rejection");
 }
 
 const serviceEvent = (n: number) => ({

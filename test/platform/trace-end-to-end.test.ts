@@ -14,14 +14,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ProtocolBinding } from "../../src/a2a/constants.js";
 import { taskText } from "../../src/a2a/text.js";
 import { Client } from "../../src/client/client.js";
-import { createLogger } from "../../src/runtime/logger.js";
 import { extractParentId, extractTraceId } from "../../src/runtime/traceparent.js";
-import { AgentBuilder } from "../../src/server/agent-builder.js";
 import type { AgentServer } from "../../src/server/serve-agent.js";
-import { TOOL_SAMPLES } from "../openapi/tool-samples.js";
-import { type ContractServer, startContractServer } from "./contract-server.js";
+import type { ContractServer } from "./contract-server.js";
+import { RECALL_TOKEN, startRecallingAgent } from "./recalling-agent.js";
 
-const TOKEN = "exec-token-trace";
 const exporter = new InMemorySpanExporter();
 const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
 
@@ -32,26 +29,9 @@ beforeAll(async () => {
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(provider);
-  memory = await startContractServer({
-    spec: "memory.yaml",
-    bearerToken: TOKEN,
-    handlers: {
-      memoryDispatch: () => ({
-        status: 200,
-        body: { tool: "memory.query", result: TOOL_SAMPLES["novaos.memory.query"].result },
-      }),
-    },
-  });
-  const builder = new AgentBuilder({
-    name: "traced-agent",
-    logger: createLogger({ level: "silent" }),
-    memory: { baseUrl: memory.url },
-  });
-  builder.skill("recall", async (ctx) => {
-    await using client = ctx.memory.client();
-    const { items } = await client.query("agent", "date formats");
-    return { output: items[0]?.content ?? "" };
-  });
+  const started = await startRecallingAgent();
+  memory = started.memory;
+  const builder = started.agent;
   agent = await builder.listen({ port: 0, grpcPort: 0 });
 });
 
@@ -79,7 +59,7 @@ describe("trace context end to end", () => {
       await using client = new Client({
         baseUrl: url(),
         binding,
-        headers: { "X-NovaOS-Execution-Token": TOKEN },
+        headers: { "X-NovaOS-Execution-Token": RECALL_TOKEN },
       });
       const requestsBefore = memory.requests.length;
       const app = trace.getTracer("test-app");

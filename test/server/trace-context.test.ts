@@ -9,15 +9,12 @@ import { ROOT_CONTEXT, trace } from "@opentelemetry/api";
 import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "../../src/client/client.js";
 import { platformContextMetadata } from "../../src/messages/platform-context.js";
-import { createLogger } from "../../src/runtime/logger.js";
-import { AgentBuilder } from "../../src/server/agent-builder.js";
 import { callerTraceContext } from "../../src/server/trace-context.js";
-import { TOOL_SAMPLES } from "../openapi/tool-samples.js";
-import { type ContractServer, startContractServer } from "../platform/contract-server.js";
+import type { ContractServer } from "../platform/contract-server.js";
 import { startRawServer } from "../platform/raw-server.js";
+import { RECALL_TOKEN, startRecallingAgent } from "../platform/recalling-agent.js";
 import { type RunningServer, rpc, serveAgent, userMessage, V1 } from "./support/agent-server.js";
 
-const TOKEN = "exec-token-trace";
 const INBOUND = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
 const PLATFORM = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00";
 
@@ -32,32 +29,15 @@ afterEach(async () => {
 
 /** An agent whose skill queries the Memory Service; resolves to the traceparent the service received. */
 async function traceparentReachingMemory(headers: Record<string, string>, metadata?: Record<string, unknown>) {
-  memory = await startContractServer({
-    spec: "memory.yaml",
-    bearerToken: TOKEN,
-    handlers: {
-      memoryDispatch: () => ({
-        status: 200,
-        body: { tool: "memory.query", result: TOOL_SAMPLES["novaos.memory.query"].result },
-      }),
-    },
-  });
-  const agent = new AgentBuilder({
-    name: "trace-agent",
-    logger: createLogger({ level: "silent" }),
-    memory: { baseUrl: memory.url },
-  });
-  agent.skill("recall", async (ctx) => {
-    await using client = ctx.memory.client();
-    await client.query("agent", "anything");
-    return { output: "ok" };
-  });
+  const started = await startRecallingAgent();
+  memory = started.memory;
+  const agent = started.agent;
   running = await serveAgent(agent);
   await rpc(
     running.url,
     "SendMessage",
     { message: userMessage("hi", { metadata }) },
-    { ...V1, "X-NovaOS-Execution-Token": TOKEN, ...headers },
+    { ...V1, "X-NovaOS-Execution-Token": RECALL_TOKEN, ...headers },
   );
   expect(memory.violations).toEqual([]);
   return memory.requests[0]?.headers.traceparent;
