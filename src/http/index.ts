@@ -2,6 +2,7 @@
 export * from "./auth.js";
 export { CallTimeoutError } from "./call-scope.js";
 export { BodyTooLargeError } from "./capped-body.js";
+export { customHeaders, isSafeCustomHeaderName } from "./custom-headers.js";
 export {
   DEFAULT_MAX_RESPONSE_BYTES,
   type ServiceCallOptions,

@@ -14,9 +14,9 @@ export {
   type WriteOptions,
 } from "./memory-client.js";
 export {
-  MAX_CONTENT_BYTES,
-  MAX_HINT_BYTES,
   MAX_LIVE_MESSAGE_LIMIT,
+  MAX_MEMORY_CONTENT_BYTES,
+  MAX_MEMORY_HINT_BYTES,
   MAX_REASON_CHARS,
   MAX_TAG_CHARS,
   MAX_TAGS,

@@ -40,9 +40,9 @@ import { ServiceClient } from "../http/service-client.js";
 import type { ServiceCallOptions, ServiceClientOptions } from "../http/service-connection.js";
 import { type MemoryCallerContext, nextWriteIdempotencyKey } from "./caller-context.js";
 import {
-  MAX_CONTENT_BYTES,
-  MAX_HINT_BYTES,
   MAX_LIVE_MESSAGE_LIMIT,
+  MAX_MEMORY_CONTENT_BYTES,
+  MAX_MEMORY_HINT_BYTES,
   MAX_REASON_CHARS,
   MAX_TOP_K,
   optionalConfidence,
@@ -208,7 +208,7 @@ export class MemoryClient extends ServiceClient<paths> {
   async write(scope: MemoryScope, content: string, options: WriteOptions = {}): Promise<WriteResult> {
     const payload: Schemas["MemoryWritePayload"] = {
       scope: oneOf(scope, MEMORY_SCOPES, "scope"),
-      content: text(content, "content", { maxBytes: MAX_CONTENT_BYTES }),
+      content: text(content, "content", { maxBytes: MAX_MEMORY_CONTENT_BYTES }),
       ...defined("tags", optionalTags(options.tags)),
       ...defined("source", optionalText(options.source, "source")),
       ...defined("confidence", optionalConfidence(options.confidence)),
@@ -232,7 +232,7 @@ export class MemoryClient extends ServiceClient<paths> {
    */
   async update(scope: MemoryScope, memoryId: string, version: number, options: UpdateOptions): Promise<UpdateResult> {
     const changes = {
-      ...defined("content", optionalText(options.content, "content", { maxBytes: MAX_CONTENT_BYTES })),
+      ...defined("content", optionalText(options.content, "content", { maxBytes: MAX_MEMORY_CONTENT_BYTES })),
       ...defined("tags", optionalTags(options.tags)),
       ...defined("confidence", optionalConfidence(options.confidence)),
       ...defined("custom", optionalObject(options.custom, "custom")),
@@ -277,7 +277,7 @@ export class MemoryClient extends ServiceClient<paths> {
       });
     }
     const payload: Schemas["MemoryHintPayload"] = {
-      hint: text(hint, "hint", { maxBytes: MAX_HINT_BYTES }),
+      hint: text(hint, "hint", { maxBytes: MAX_MEMORY_HINT_BYTES }),
       conversation_id: text(conversationId, "conversationId"),
       priority: oneOf(options.priority ?? "normal", HINT_PRIORITIES, "priority"),
       ...defined("tags", optionalTags(options.tags)),

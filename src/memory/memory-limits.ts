@@ -5,8 +5,10 @@
  */
 import { invalid, optionalObject, text } from "../http/argument-checks.js";
 
-export const MAX_CONTENT_BYTES = 32 * 1024;
-export const MAX_HINT_BYTES = 8 * 1024;
+/** The most UTF-8 bytes of a memory's content (the client and `ctx.tools.memory` check it). */
+export const MAX_MEMORY_CONTENT_BYTES = 32 * 1024;
+/** The most UTF-8 bytes of a hint. */
+export const MAX_MEMORY_HINT_BYTES = 8 * 1024;
 export const MAX_TAGS = 20;
 export const MAX_TAG_CHARS = 64;
 export const MAX_REASON_CHARS = 500;

@@ -51,12 +51,10 @@ export {
 export { MAX_EVENT_LINE_BYTES } from "./llm-fetch.js";
 export {
   MAX_TOOLS_LIST_PAGES,
-  MCP_GATEWAY_URL_ENV,
   MCP_SESSION_ID_HEADER,
   type MCPCallOptions,
   MCPClient,
 } from "./mcp-client.js";
-export { WRITE_CONFIRMATION_REQUIRED_CODE, WriteConfirmationRequiredError } from "./mcp-errors.js";
 export { type MCPContentBlock, MCPTool, type MCPToolAnnotations, MCPToolResult } from "./mcp-tool.js";
 export {
   DEBUG_ACTIONS,

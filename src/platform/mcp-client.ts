@@ -15,7 +15,7 @@
  *
  * A tool that ran and failed is a result with `isError` (returned, never
  * thrown); a call the gateway refused is a JSON-RPC error, thrown typed
- * (mcp-errors.ts). `tools/list` is retried after a transient failure;
+ * as the platform tools throw them (mcp-errors.ts). `tools/list` is retried after a transient failure;
  * `tools/call` only when the caller says the tool is idempotent.
  */
 import type { components, paths } from "../../gen/openapi/mcp-gateway.js";
@@ -26,11 +26,11 @@ import { ServiceClient } from "../http/service-client.js";
 import type { ServiceCallOptions, ServiceClientOptions } from "../http/service-connection.js";
 import { getDefaultToolTimeoutS } from "../runtime/config.js";
 import { tracedToolCall } from "../runtime/tracing.js";
-import { isSessionExpired, jsonRpcToolError, mcpHttpError } from "./mcp-errors.js";
+import { gatewayRpcError } from "../tools/gateway-rpc-error.js";
+import { MCP_GATEWAY_URL_ENV } from "../tools/tool-errors.js";
+import { isSessionExpired, mcpHttpError } from "./mcp-errors.js";
 import { MCPTool, MCPToolResult } from "./mcp-tool.js";
 
-/** The environment variable naming the MCP Gateway. */
-export const MCP_GATEWAY_URL_ENV = "MCP_GATEWAY_URL";
 /** The header carrying the gateway's session id, both ways. */
 export const MCP_SESSION_ID_HEADER = "Mcp-Session-Id";
 /** `tools/list` pages followed at most, so a gateway that keeps answering a cursor cannot hold a call for ever. */
@@ -130,6 +130,8 @@ export class MCPClient extends ServiceClient<paths> {
     session: string | undefined,
   ): Promise<JsonRecord> {
     const id = this.#nextId++;
+    // What an error names: the tool of a call, else the method.
+    const subject = method === "tools/call" ? (params as { name: string }).name : method;
     const route = method === "tools/list" ? LIST : CALL;
     const { body, response } = await this.connection.json(
       {
@@ -146,7 +148,7 @@ export class MCPClient extends ServiceClient<paths> {
           const body = { jsonrpc: "2.0", id, method, params } as components["schemas"]["ToolsCallRequest"];
           return this.connection.api.POST(CALL, { body, headers, signal, parseAs: "stream" });
         },
-        error: (response, error) => mcpHttpError(response, error, method),
+        error: (response, error) => mcpHttpError(response, error, subject),
       },
       options,
     );
@@ -158,7 +160,7 @@ export class MCPClient extends ServiceClient<paths> {
         details: { id, answered: envelope.id },
       });
     }
-    if (envelope.error !== undefined) throw jsonRpcToolError(envelope.error, method);
+    if (envelope.error !== undefined) throw gatewayRpcError(envelope.error, subject);
     if (!isRecord(envelope.result)) {
       throw new NovaOSServerError(`MCP Gateway ${method} answered neither a result nor an error`, {
         details: { id },

@@ -20,6 +20,7 @@ export type Area =
   | "server"
   | "client"
   | "platform"
+  | "tools"
   | "discovery"
   | "index"
   | "cli"
@@ -40,12 +41,15 @@ export const MAY_IMPORT: Readonly<Record<Area, readonly Area[]>> = {
   http: BASE,
   // The Memory Service client sits below the agent side: every skill's `ctx.memory` makes its clients.
   memory: [...BASE, "http"],
-  server: [...SHARED, "memory"],
+  // The platform tools (`ctx.tools`): below the agent side, which builds them for each run, and the platform clients;
+  // `ctx.tools.memory` speaks the Memory Service's types and limits.
+  tools: [...SHARED, "memory"],
+  server: [...SHARED, "memory", "tools"],
   client: SHARED,
-  platform: [...SHARED, "memory"],
+  platform: [...SHARED, "memory", "tools"],
   // Discovery builds A2A clients for what it finds: it uses the client's public API, never its internals.
   discovery: [...SHARED, "client"],
-  index: [...SHARED, "memory", "server", "client", "platform", "discovery"],
+  index: [...SHARED, "memory", "tools", "server", "client", "platform", "discovery"],
   // The command-line tool is built on the public API only.
   cli: ["index"],
   // The PostgreSQL stores implement the server's store seam.

@@ -13,10 +13,10 @@ import { MissingServiceUrlError } from "../../src/http/service-url.js";
 import type { MemoryCallerContext } from "../../src/memory/caller-context.js";
 import { MemoryClient, type MemoryClientOptions } from "../../src/memory/memory-client.js";
 import { CircuitOpenError } from "../../src/runtime/resilience.js";
+import { rejection } from "../discovery/support.js";
 import { TOOL_SAMPLES } from "../openapi/tool-samples.js";
 import { type ContractServer, type JsonReply, startContractServer } from "../platform/contract-server.js";
 import { type RawServer, startRawServer, writeForever } from "../platform/raw-server.js";
-import { rejection } from "../platform/rejection.js";
 import { ManualClock } from "../runtime/manual-clock.js";
 
 const TOKEN = "exec-token-1";

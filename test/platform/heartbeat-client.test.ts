@@ -4,10 +4,10 @@ import { BearerTokenAuth } from "../../src/http/auth.js";
 import type { ServiceClientOptions } from "../../src/http/service-connection.js";
 import { MissingServiceUrlError } from "../../src/http/service-url.js";
 import { type CreateHeartbeatConfig, HeartbeatClient } from "../../src/platform/heartbeat-client.js";
+import { rejection } from "../discovery/support.js";
 import { ManualClock } from "../runtime/manual-clock.js";
 import { type ContractServer, type OperationHandler, startContractServer } from "./contract-server.js";
 import { startRawServer } from "./raw-server.js";
-import { rejection } from "./rejection.js";
 
 const TOKEN = "iam-token";
 const AT = "2026-07-25T14:00:00Z";

@@ -10,10 +10,10 @@ import { MissingServiceUrlError } from "../../src/http/service-url.js";
 import { InsufficientQuotaError, LLMClient, type LLMClientOptions } from "../../src/platform/llm-client.js";
 import { ExecutionContext } from "../../src/runtime/execution-context.js";
 import { CircuitOpenError } from "../../src/runtime/resilience.js";
+import { rejection } from "../discovery/support.js";
 import { ManualClock } from "../runtime/manual-clock.js";
 import { type ContractServer, type OperationHandler, startContractServer } from "./contract-server.js";
 import { type RawServer, startRawServer, writeForever } from "./raw-server.js";
-import { rejection } from "./rejection.js";
 
 const TOKEN = "exec-token-llm";
 const TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";

@@ -10,12 +10,16 @@ import { BearerTokenAuth } from "../../src/http/auth.js";
 import type { ServiceClientOptions } from "../../src/http/service-connection.js";
 import { MissingServiceUrlError } from "../../src/http/service-url.js";
 import { MCPClient } from "../../src/platform/mcp-client.js";
-import { WriteConfirmationRequiredError } from "../../src/platform/mcp-errors.js";
 import { MCPTool, MCPToolResult } from "../../src/platform/mcp-tool.js";
+import {
+  ServiceDisabledError,
+  ToolNotFoundError,
+  WriteConfirmationRequiredError,
+} from "../../src/tools/tool-errors.js";
+import { rejection } from "../discovery/support.js";
 import { ManualClock } from "../runtime/manual-clock.js";
 import { type ContractServer, type JsonReply, type OperationHandler, startContractServer } from "./contract-server.js";
 import { startRawServer } from "./raw-server.js";
-import { rejection } from "./rejection.js";
 
 const TOKEN = "exec-token";
 const TOOL = "novaos.knowledge.query";
@@ -158,7 +162,7 @@ describe("MCPClient (contract)", () => {
     const errors: [unknown, abstract new (...args: never[]) => NovaOSError][] = [
       [
         { code: -32602, message: "Unknown tool", data: { reason: "TOOL_NOT_FOUND", tool_name: "novaos.x.y" } },
-        NovaOSValidationError,
+        ToolNotFoundError,
       ],
       [
         {
@@ -182,7 +186,7 @@ describe("MCPClient (contract)", () => {
       ],
       [
         { code: -32043, message: "SERVICE_DISABLED", data: { reason: "SERVICE_DISABLED", service: "connector-host" } },
-        NovaOSServerError,
+        ServiceDisabledError,
       ],
       [{ code: -32603, message: "Internal" }, NovaOSServerError],
     ];

@@ -10,10 +10,10 @@ import type { ServiceClientOptions } from "../../src/http/service-connection.js"
 import { MissingServiceUrlError } from "../../src/http/service-url.js";
 import { ObservabilityClient } from "../../src/platform/observability-client.js";
 import { RunEventsPage } from "../../src/platform/run-events.js";
+import { rejection } from "../discovery/support.js";
 import { ManualClock } from "../runtime/manual-clock.js";
 import { type ContractServer, type OperationHandler, startContractServer } from "./contract-server.js";
 import { startRawServer } from "./raw-server.js";
-import { rejection } from "./rejection.js";
 
 const TOKEN = "sa-token";
 const AT = "2026-07-25T14:00:00Z";
