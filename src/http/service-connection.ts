@@ -17,12 +17,14 @@
  * - ownership: a `fetch` the caller passes is never closed; the undici
  *   dispatcher the connection makes without one is closed by `close()`.
  */
+
 import type { Client as OpenApiClient } from "openapi-fetch";
 import { NovaOSError, NovaOSServerError } from "../errors/novaos-errors.js";
 import { type ResilienceOptions, ResiliencePolicy } from "../runtime/resilience.js";
 import { tracedGatewayCall } from "../runtime/tracing.js";
 import type { AuthProvider } from "./auth.js";
 import { BodyTooLargeError, readStreamBody } from "./capped-body.js";
+import { isJsonMediaType } from "./json-media-type.js";
 import { createOwnedFetch, type OwnedFetch } from "./owned-fetch.js";
 import { createPlatformClient } from "./platform-client.js";
 import { serviceBaseUrl } from "./service-url.js";
@@ -101,8 +103,6 @@ export interface JsonAnswer {
   readonly response: Response;
 }
 
-const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
-
 export class ServiceConnection<Paths extends {}> {
   readonly service: ServiceDescription;
   readonly baseUrl: string;
@@ -180,7 +180,7 @@ export class ServiceConnection<Paths extends {}> {
   ): Promise<unknown> {
     const where = `${this.service.name} ${operation}`;
     const contentType = response.headers.get("content-type") ?? "";
-    if (!JSON_MEDIA_TYPE.test(contentType)) {
+    if (!isJsonMediaType(contentType)) {
       await body?.cancel().catch(() => undefined);
       throw new NovaOSServerError(`${where} answered ${contentType || "no Content-Type"}, not JSON`, {
         details: { status: response.status, contentType },

@@ -51,7 +51,6 @@ export {
 export { MAX_EVENT_LINE_BYTES } from "./llm-fetch.js";
 export {
   MAX_TOOLS_LIST_PAGES,
-  MCP_SESSION_ID_HEADER,
   type MCPCallOptions,
   MCPClient,
 } from "./mcp-client.js";

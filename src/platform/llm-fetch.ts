@@ -22,6 +22,7 @@ import { withBodyHead } from "../http/capped-body.js";
 import { boundedBody } from "../http/capped-stream.js";
 import { parseRetryAfter } from "../http/http-status-errors.js";
 import { isRecord } from "../http/json-fields.js";
+import { isJsonMediaType } from "../http/json-media-type.js";
 import { injectTraceContext } from "../http/trace-headers.js";
 import type { ResiliencePolicy } from "../runtime/resilience.js";
 import { tracedGatewayCall } from "../runtime/tracing.js";
@@ -30,7 +31,6 @@ import { tracedGatewayCall } from "../runtime/tracing.js";
 export const MAX_EVENT_LINE_BYTES = 1024 * 1024;
 
 const TRANSIENT: ReadonlySet<number> = new Set([429, 502, 503, 504]);
-const JSON_MEDIA = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 const SSE_MEDIA = /^text\/event-stream\s*(?:;|$)/i;
 
 export interface GatewayFetchOptions {
@@ -126,7 +126,7 @@ async function answerOf(response: Response, stream: boolean, maxResponseBytes: n
   }
   const contentType = response.headers.get("content-type") ?? "";
   if (response.body === null || response.status === 204) return response;
-  if (!(stream ? SSE_MEDIA : JSON_MEDIA).test(contentType)) {
+  if (!(stream ? SSE_MEDIA.test(contentType) : isJsonMediaType(contentType))) {
     await response.body.cancel().catch(() => undefined);
     throw new NovaOSServerError(
       `LLM Gateway answered ${contentType || "no Content-Type"}, not ${stream ? "text/event-stream" : "JSON"}`,

@@ -27,18 +27,16 @@ import type { ServiceCallOptions, ServiceClientOptions } from "../http/service-c
 import { getDefaultToolTimeoutS } from "../runtime/config.js";
 import { tracedToolCall } from "../runtime/tracing.js";
 import { gatewayRpcError } from "../tools/gateway-rpc-error.js";
+import { forgetSession, keepSession, MCP_SESSION_ID_HEADER, type McpSession } from "../tools/mcp-session.js";
 import { MCP_GATEWAY_URL_ENV } from "../tools/tool-errors.js";
 import { isSessionExpired, mcpHttpError } from "./mcp-errors.js";
 import { MCPTool, MCPToolResult } from "./mcp-tool.js";
 
-/** The header carrying the gateway's session id, both ways. */
-export const MCP_SESSION_ID_HEADER = "Mcp-Session-Id";
 /** `tools/list` pages followed at most, so a gateway that keeps answering a cursor cannot hold a call for ever. */
 export const MAX_TOOLS_LIST_PAGES = 100;
 
 const LIST = "/mcp/v1/tools/list";
 const CALL = "/mcp/v1/tools/call";
-const SESSION_ID = /^[\x21-\x7E]{1,128}$/;
 
 export interface MCPCallOptions extends ServiceCallOptions {
   /** The tool may be called again after a transient failure (429, 502, 503, 504, a lost connection). Default false. */
@@ -50,7 +48,7 @@ export interface MCPCallOptions extends ServiceCallOptions {
 type Method = "tools/list" | "tools/call";
 
 export class MCPClient extends ServiceClient<paths> {
-  #sessionId: string | undefined;
+  readonly #session: McpSession = { id: undefined };
   #nextId = 1;
 
   /**
@@ -66,7 +64,7 @@ export class MCPClient extends ServiceClient<paths> {
 
   /** The `Mcp-Session-Id` of the last answer, sent with the next call; undefined before the first. */
   get sessionId(): string | undefined {
-    return this.#sessionId;
+    return this.#session.id;
   }
 
   /** The tools the caller may call, optionally only those whose name or description contains `query`. */
@@ -112,12 +110,12 @@ export class MCPClient extends ServiceClient<paths> {
 
   /** One JSON-RPC call; renews an expired session once. */
   async #rpc(method: Method, params: object, idempotent: boolean, options: ServiceCallOptions): Promise<JsonRecord> {
-    const session = this.#sessionId;
+    const session = this.#session.id;
     try {
       return await this.#send(method, params, idempotent, options, session);
     } catch (error) {
       if (session === undefined || !isSessionExpired(error)) throw error;
-      if (this.#sessionId === session) this.#sessionId = undefined;
+      forgetSession(this.#session, session);
       return this.#send(method, params, idempotent, options, undefined);
     }
   }
@@ -152,8 +150,7 @@ export class MCPClient extends ServiceClient<paths> {
       },
       options,
     );
-    const next = response.headers.get(MCP_SESSION_ID_HEADER);
-    if (next !== null && SESSION_ID.test(next)) this.#sessionId = next;
+    keepSession(this.#session, response);
     const envelope = objectAnswer(body, `MCP Gateway ${method}`);
     if (envelope.id !== id || envelope.jsonrpc !== "2.0") {
       throw new NovaOSServerError(`MCP Gateway ${method} answered a response that is not the request's`, {

@@ -9,6 +9,7 @@ import { type NovaOSError, NovaOSServerError } from "../errors/novaos-errors.js"
 import { isRecord } from "../http/json-fields.js";
 import { platformHttpError } from "../http/platform-http-error.js";
 import { gatewayRpcError } from "../tools/gateway-rpc-error.js";
+import { isSessionExpiredAnswer } from "../tools/mcp-session.js";
 
 /** The typed error of a non-200 answer (`body`: its first 64 KiB, parsed when JSON) to a call about `subject`. */
 export function mcpHttpError(response: Response, body: unknown, subject: string): NovaOSError {
@@ -24,7 +25,7 @@ export function mcpHttpError(response: Response, body: unknown, subject: string)
 /** 404: the `Mcp-Session-Id` sent is unknown or expired, and nothing ran. */
 const SESSION_EXPIRED_STATUS: ReadonlySet<number> = new Set([404]);
 
-/** Whether `error` says the session the call named has expired. */
+/** Whether `error` is the gateway's answer that the session the call named has expired. */
 export function isSessionExpired(error: unknown): boolean {
-  return error instanceof NovaOSServerError && error.statusCode === 404;
+  return error instanceof NovaOSServerError && isSessionExpiredAnswer(error.statusCode ?? 0, error.details.body);
 }

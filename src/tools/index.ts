@@ -24,6 +24,7 @@ export {
   TERMINAL_GRAPH_STATES,
   TERMINAL_JOB_STATES,
 } from "./knowledge-tool.js";
+export { MCP_SESSION_ID_HEADER, type McpSession } from "./mcp-session.js";
 export {
   type CallToolResult,
   DEFAULT_MAX_REPLY_BYTES,

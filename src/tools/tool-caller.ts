@@ -24,7 +24,8 @@ import { getDefaultToolTimeoutS, validateToolTimeout } from "../runtime/config.j
 import { propagateTrace } from "../runtime/traceparent.js";
 import { tracedToolCall } from "../runtime/tracing.js";
 import { EvaluationContext } from "./evaluation-context.js";
-import { type CallToolResult, MAX_REQUEST_BYTES, type McpSession, McpToolGateway } from "./mcp-tool-gateway.js";
+import type { McpSession } from "./mcp-session.js";
+import { type CallToolResult, MAX_REQUEST_BYTES, McpToolGateway } from "./mcp-tool-gateway.js";
 import { encodeJsonObject, utf8Bytes } from "./tool-arguments.js";
 import { type CatalogToolName, catalogFlags, type ToolArguments, type ToolResult } from "./tool-catalog.js";
 import { MCP_GATEWAY_URL_ENV, ToolError, ToolsNotConfiguredError } from "./tool-errors.js";

@@ -158,6 +158,18 @@ describe("MCPClient (contract)", () => {
     expect(server.requests.filter((r) => r.operationId === "toolsCall")).toHaveLength(2);
   });
 
+  it("sends a call once more only when the 404 says session_expired, the rule ctx.tools follows", async () => {
+    const { server, client } = await start({
+      toolsList: ({ body }) => answer(body, { tools: [] }, "old"),
+      toolsCall: () => ({ status: 404, body: { error: "not_found", message: "no such route" } }),
+    });
+    await client.toolsList();
+    const error = await rejection(client.toolsCall(TOOL, { query: "x" }));
+    expect(error).toMatchObject({ statusCode: 404 });
+    expect(server.requests.filter((r) => r.operationId === "toolsCall")).toHaveLength(1);
+    expect(client.sessionId).toBe("old");
+  });
+
   it("throws JSON-RPC errors typed", async () => {
     const errors: [unknown, abstract new (...args: never[]) => NovaOSError][] = [
       [
