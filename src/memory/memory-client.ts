@@ -45,6 +45,7 @@ import {
   MAX_MEMORY_HINT_BYTES,
   MAX_REASON_CHARS,
   MAX_TOP_K,
+  memoryChanges,
   optionalConfidence,
   optionalFilters,
   optionalTags,
@@ -231,17 +232,7 @@ export class MemoryClient extends ServiceClient<paths> {
    * NovaOSServerError with `statusCode` 409 (read again, then retry).
    */
   async update(scope: MemoryScope, memoryId: string, version: number, options: UpdateOptions): Promise<UpdateResult> {
-    const changes = {
-      ...defined("content", optionalText(options.content, "content", { maxBytes: MAX_MEMORY_CONTENT_BYTES })),
-      ...defined("tags", optionalTags(options.tags)),
-      ...defined("confidence", optionalConfidence(options.confidence)),
-      ...defined("custom", optionalObject(options.custom, "custom")),
-    };
-    if (Object.keys(changes).length === 0) {
-      throw new NovaOSValidationError("update needs at least one of content, tags, confidence or custom", {
-        field: "content",
-      });
-    }
+    const changes = memoryChanges(options);
     // The generated type of this payload is `unknown` (its `anyOf`); the write payload types its fields.
     const payload: Pick<Schemas["MemoryWritePayload"], "scope"> & { memory_id: string; version: number } = {
       scope: oneOf(scope, MEMORY_SCOPES, "scope"),

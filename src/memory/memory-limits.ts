@@ -3,7 +3,7 @@
  * O125), checked before anything is sent (http/argument-checks.ts);
  * `content` and `hint` are capped in UTF-8 bytes.
  */
-import { invalid, optionalObject, text } from "../http/argument-checks.js";
+import { invalid, optionalObject, optionalText, text } from "../http/argument-checks.js";
 
 /** The most UTF-8 bytes of a memory's content (the client and `ctx.tools.memory` check it). */
 export const MAX_MEMORY_CONTENT_BYTES = 32 * 1024;
@@ -56,4 +56,40 @@ export function traceId(explicit: unknown, fromContext: string | undefined): str
     return explicit;
   }
   return fromContext && TRACE_ID.test(fromContext) ? fromContext : undefined;
+}
+
+/** What an update may change, as a caller gives it. */
+export interface MemoryChangeFields {
+  content?: unknown;
+  tags?: unknown;
+  confidence?: unknown;
+  custom?: unknown;
+}
+
+/** The checked changes of an update. */
+export interface CheckedMemoryChanges {
+  content?: string;
+  tags?: string[];
+  confidence?: number;
+  custom?: Record<string, unknown>;
+}
+
+/**
+ * An update's changes within the service's limits, at least one of them:
+ * what `MemoryClient.update` and `ctx.tools.memory.update` both send.
+ */
+export function memoryChanges(fields: MemoryChangeFields): CheckedMemoryChanges {
+  const changes: CheckedMemoryChanges = {};
+  const content = optionalText(fields.content, "content", { maxBytes: MAX_MEMORY_CONTENT_BYTES });
+  if (content !== undefined) changes.content = content;
+  const tags = optionalTags(fields.tags);
+  if (tags !== undefined) changes.tags = tags;
+  const confidence = optionalConfidence(fields.confidence);
+  if (confidence !== undefined) changes.confidence = confidence;
+  const custom = optionalObject(fields.custom, "custom");
+  if (custom !== undefined) changes.custom = custom;
+  if (Object.keys(changes).length === 0) {
+    throw invalid("content", "an update needs at least one of content, tags, confidence or custom");
+  }
+  return changes;
 }
