@@ -13,8 +13,16 @@ import { injectTraceHeaders, isValidTraceparent, TRACEPARENT_ENV } from "../runt
 /** Adds the current trace to `headers` (mutated) unless they carry a `traceparent` already. */
 export function injectTraceContext(headers: Headers, run?: string): void {
   if (headers.has("traceparent")) return;
-  const env = run !== undefined && isValidTraceparent(run) ? { [TRACEPARENT_ENV]: run } : process.env;
-  for (const [name, value] of Object.entries(injectTraceHeaders({}, env))) {
+  for (const [name, value] of Object.entries(traceContextHeaders(run))) {
     if (!headers.has(name)) headers.set(name, value);
   }
+}
+
+/**
+ * The trace headers of the current context: the propagator's or the active
+ * span's, else `run` when it is a valid `traceparent`, else the one `env`
+ * names (`TRACEPARENT`; pass `{}` where a pod's first run must not stand in).
+ */
+export function traceContextHeaders(run?: string, env: Readonly<Record<string, string | undefined>> = process.env) {
+  return injectTraceHeaders({}, run !== undefined && isValidTraceparent(run) ? { [TRACEPARENT_ENV]: run } : env);
 }

@@ -16,6 +16,7 @@ import { taskText } from "../../src/a2a/text.js";
 import { Client } from "../../src/client/client.js";
 import { extractParentId, extractTraceId } from "../../src/runtime/traceparent.js";
 import type { AgentServer } from "../../src/server/serve-agent.js";
+import { type GatewayDouble, startGateway } from "../tools/support/mcp-gateway.js";
 import type { ContractServer } from "./contract-server.js";
 import { RECALL_TOKEN, startRecallingAgent } from "./recalling-agent.js";
 
@@ -23,13 +24,15 @@ const exporter = new InMemorySpanExporter();
 const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
 
 let memory: ContractServer;
+let tools: GatewayDouble;
 let agent: AgentServer;
 
 beforeAll(async () => {
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(provider);
-  const started = await startRecallingAgent();
+  tools = await startGateway({ tokens: [RECALL_TOKEN] });
+  const started = await startRecallingAgent({ toolsGateway: tools.url });
   memory = started.memory;
   const builder = started.agent;
   agent = await builder.listen({ port: 0, grpcPort: 0 });
@@ -38,6 +41,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await agent.close();
   await memory.close();
+  await tools.close();
   await provider.shutdown();
   trace.disable();
   propagation.disable();
@@ -55,13 +59,14 @@ describe("trace context end to end", () => {
     ["GRPC", () => agent.grpcTarget as string],
   ];
   for (const [binding, url] of bindings) {
-    it(`is one trace from the client call to the skill span to the skill's platform call (${binding})`, async () => {
+    it(`is one trace from the client call to the skill span to the skill's platform and tool calls (${binding})`, async () => {
       await using client = new Client({
         baseUrl: url(),
         binding,
         headers: { "X-NovaOS-Execution-Token": RECALL_TOKEN },
       });
       const requestsBefore = memory.requests.length;
+      const toolCallsBefore = tools.calls.length;
       const app = trace.getTracer("test-app");
       const task = await app.startActiveSpan("checkout", async (span) => {
         try {
@@ -91,6 +96,15 @@ describe("trace context end to end", () => {
       expect(extractTraceId(sent)).toBe(traceId);
       expect(extractParentId(sent)).toBe(call?.spanContext().spanId);
       expect(memory.violations).toEqual([]);
+
+      // The tool call: its execute_tool span is the skill's child, and the gateway's parent.
+      const tool = spans.find((s) => s.name === "execute_tool novaos.knowledge.query");
+      expect(tool?.spanContext().traceId).toBe(traceId);
+      expect(parentOf(tool)?.spanId).toBe(skill?.spanContext().spanId);
+      const toGateway = String(tools.calls[toolCallsBefore]?.headers.traceparent);
+      expect(extractTraceId(toGateway)).toBe(traceId);
+      expect(extractParentId(toGateway)).toBe(tool?.spanContext().spanId);
+      expect(tools.server.violations).toEqual([]);
     });
   }
 });
