@@ -1,33 +1,18 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { NovaOSServerError, NovaOSValidationError } from "../../src/errors/novaos-errors.js";
-import { BearerTokenAuth } from "../../src/http/auth.js";
-import type { ServiceClientOptions } from "../../src/http/service-connection.js";
 import { MissingServiceUrlError } from "../../src/http/service-url.js";
 import { type CreateHeartbeatConfig, HeartbeatClient } from "../../src/platform/heartbeat-client.js";
 import { rejection } from "../discovery/support.js";
 import { ManualClock } from "../runtime/manual-clock.js";
-import { type ContractServer, type OperationHandler, startContractServer } from "./contract-server.js";
 import { startRawServer } from "./raw-server.js";
+import { serviceClientHarness } from "./service-client-harness.js";
 
 const TOKEN = "iam-token";
 const AT = "2026-07-25T14:00:00Z";
 const AGENT = "agent-1";
 const INSTANCE = "inst-1";
 
-let server: ContractServer | undefined;
-let client: HeartbeatClient | undefined;
-afterEach(async () => {
-  await client?.close();
-  await server?.close();
-  client = undefined;
-  server = undefined;
-});
-
-async function start(handlers: Record<string, OperationHandler>, options: ServiceClientOptions = {}) {
-  server = await startContractServer({ spec: "heartbeat.yaml", bearerToken: TOKEN, handlers });
-  client = new HeartbeatClient({ baseUrl: server.url, auth: new BearerTokenAuth(TOKEN), ...options });
-  return { server, client };
-}
+const start = serviceClientHarness("heartbeat.yaml", TOKEN, (options) => new HeartbeatClient(options));
 
 const CREATE: CreateHeartbeatConfig = {
   cronExpression: "0 * * * *",

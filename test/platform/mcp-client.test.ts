@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   NovaOSAuthenticationError,
   NovaOSConnectionError,
@@ -6,8 +6,6 @@ import {
   NovaOSServerError,
   NovaOSValidationError,
 } from "../../src/errors/novaos-errors.js";
-import { BearerTokenAuth } from "../../src/http/auth.js";
-import type { ServiceClientOptions } from "../../src/http/service-connection.js";
 import { MissingServiceUrlError } from "../../src/http/service-url.js";
 import { MCPClient } from "../../src/platform/mcp-client.js";
 import { MCPTool, MCPToolResult } from "../../src/platform/mcp-tool.js";
@@ -18,26 +16,14 @@ import {
 } from "../../src/tools/tool-errors.js";
 import { rejection } from "../discovery/support.js";
 import { ManualClock } from "../runtime/manual-clock.js";
-import { type ContractServer, type JsonReply, type OperationHandler, startContractServer } from "./contract-server.js";
+import type { JsonReply } from "./contract-server.js";
 import { startRawServer } from "./raw-server.js";
+import { serviceClientHarness } from "./service-client-harness.js";
 
 const TOKEN = "exec-token";
 const TOOL = "novaos.knowledge.query";
 
-let server: ContractServer | undefined;
-let client: MCPClient | undefined;
-afterEach(async () => {
-  await client?.close();
-  await server?.close();
-  client = undefined;
-  server = undefined;
-});
-
-async function start(handlers: Record<string, OperationHandler>, options: ServiceClientOptions = {}) {
-  server = await startContractServer({ spec: "mcp-gateway.yaml", bearerToken: TOKEN, handlers });
-  client = new MCPClient({ baseUrl: server.url, auth: new BearerTokenAuth(TOKEN), ...options });
-  return { server, client };
-}
+const start = serviceClientHarness("mcp-gateway.yaml", TOKEN, (options) => new MCPClient(options));
 
 type Rpc = { id: number; method: string; params?: Record<string, unknown> };
 const rpcOf = (body: unknown) => body as Rpc;

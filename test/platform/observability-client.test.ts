@@ -1,38 +1,23 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   NovaOSAuthenticationError,
   NovaOSConnectionError,
   NovaOSServerError,
   NovaOSValidationError,
 } from "../../src/errors/novaos-errors.js";
-import { BearerTokenAuth } from "../../src/http/auth.js";
-import type { ServiceClientOptions } from "../../src/http/service-connection.js";
 import { MissingServiceUrlError } from "../../src/http/service-url.js";
 import { ObservabilityClient } from "../../src/platform/observability-client.js";
 import { RunEventsPage } from "../../src/platform/run-events.js";
 import { rejection } from "../discovery/support.js";
 import { ManualClock } from "../runtime/manual-clock.js";
-import { type ContractServer, type OperationHandler, startContractServer } from "./contract-server.js";
 import { startRawServer } from "./raw-server.js";
+import { serviceClientHarness } from "./service-client-harness.js";
 
 const TOKEN = "sa-token";
 const AT = "2026-07-25T14:00:00Z";
 const TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
 
-let server: ContractServer | undefined;
-let client: ObservabilityClient | undefined;
-afterEach(async () => {
-  await client?.close();
-  await server?.close();
-  client = undefined;
-  server = undefined;
-});
-
-async function start(handlers: Record<string, OperationHandler>, options: ServiceClientOptions = {}) {
-  server = await startContractServer({ spec: "observability.yaml", bearerToken: TOKEN, handlers });
-  client = new ObservabilityClient({ baseUrl: server.url, auth: new BearerTokenAuth(TOKEN), ...options });
-  return { server, client };
-}
+const start = serviceClientHarness("observability.yaml", TOKEN, (options) => new ObservabilityClient(options));
 
 const serviceEvent = (n: number) => ({
   event_id: `ev-${n}`,
