@@ -13,6 +13,7 @@
 import type { AgentCard, AgentExtension } from "../../gen/a2a_pb.js";
 import { type A2AExtension, ExtensionRegistry } from "../a2a/extensions.js";
 import { DEFAULT_MAX_BODY_BYTES } from "../a2a/jsonrpc.js";
+import { MAX_REQUEST_VALUES } from "../a2a/request-limits.js";
 import { createLogger, type Logger } from "../runtime/logger.js";
 import { maskPii, maskPiiInObject } from "../security/pii.js";
 import type { ToolBindings } from "../tools/tool-bindings.js";
@@ -78,6 +79,24 @@ export interface AgentBuilderOptions<TTools = ToolBindings> {
   streaming?: boolean;
   /** Request bodies above this many bytes are refused (-32700) before parsing. Default 10 MiB. */
   maxBodyBytes?: number;
+  /**
+   * Each task's history budget, in estimated bytes (default 4 MiB): past it
+   * the oldest messages are dropped, the newest always kept, and the task's
+   * `novaosHistoryTrimmed` metadata counts what was dropped.
+   */
+  maxHistoryBytes?: number;
+  /**
+   * Requests holding more JSON values (every value and member name, at any
+   * depth) are refused with -32602 / 400 / INVALID_ARGUMENT, on every binding,
+   * before they are parsed or decoded. Default `MAX_REQUEST_VALUES` (100,000).
+   */
+  maxRequestValues?: number;
+  /**
+   * How far one stream may fall behind its task, in estimated bytes of
+   * frames its reader has not taken: past it the stream ends with an error
+   * frame (SubscribeToTask picks the task up again). Default 8 MiB.
+   */
+  streamBacklogBytes?: number;
 }
 
 /** Options of the HTTP adapters. */
@@ -103,6 +122,7 @@ export class AgentBuilder<TTools = ToolBindings> {
   readonly defaultInputModes: readonly string[];
   readonly streaming: boolean;
   readonly maxBodyBytes: number;
+  readonly maxRequestValues: number;
   readonly logger: Logger;
   readonly #skills = new Map<string, RegisteredSkill>();
   readonly #options: AgentBuilderOptions<TTools>;
@@ -121,6 +141,11 @@ export class AgentBuilder<TTools = ToolBindings> {
     this.defaultInputModes = [...(options.defaultInputModes ?? DEFAULT_INPUT_MODES)];
     this.streaming = options.streaming ?? true;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    const history = options.maxHistoryBytes;
+    if (history !== undefined && (!Number.isInteger(history) || history < 1)) {
+      throw new RangeError("maxHistoryBytes must be a positive integer");
+    }
+    this.maxRequestValues = options.maxRequestValues ?? MAX_REQUEST_VALUES;
     this.logger = options.logger ?? createLogger();
   }
 
@@ -202,6 +227,10 @@ export class AgentBuilder<TTools = ToolBindings> {
         masker: this.#options.maskOutputPii ? PII_MASKER : undefined,
         extendedAgentCard: typeof extended === "function" || extended === undefined ? extended : () => extended,
         streaming: this.streaming,
+        maxHistoryBytes: this.#options.maxHistoryBytes,
+        ...(this.#options.streamBacklogBytes === undefined
+          ? {}
+          : { streamBacklogBytes: this.#options.streamBacklogBytes }),
       });
     }
     return this.#handler;

@@ -56,6 +56,7 @@ import { NOVAOS_CONTEXT_HEADERS } from "../runtime/execution-context.js";
 import type { Logger } from "../runtime/logger.js";
 import { AgentExecutionContext, type SkillMemoryOptions, type ToolsFactory } from "./agent-execution-context.js";
 import type { ServerCallContext } from "./call-context.js";
+import { CancelledError } from "./cancellation.js";
 import type { Subscription } from "./event-queue.js";
 import { Execution, type OutputMasker } from "./execution.js";
 import { type BatchedFrames, batchedFrames } from "./frame-batches.js";
@@ -97,6 +98,10 @@ export interface AgentRequestHandlerOptions {
   readonly extendedAgentCard: ExtendedAgentCardProvider | undefined;
   /** Whether SendStreamingMessage and SubscribeToTask are served (else -32004, spec §3.3.4). */
   readonly streaming: boolean;
+  /** Each task's history budget in estimated bytes (default 4 MiB, `live-task.ts`). */
+  readonly maxHistoryBytes?: number | undefined;
+  /** Estimated bytes one stream may fall behind its task before it is ended. Default `STREAM_BACKLOG_BYTES`. */
+  readonly streamBacklogBytes?: number;
 }
 
 /** The default and maximum page size of ListTaskPushNotificationConfigs. */
@@ -127,13 +132,17 @@ function stateName(state: TaskState | undefined): string {
 
 export class AgentRequestHandler implements A2ARequestHandler {
   /** The tasks with something happening to them right now. */
-  readonly liveTasks = new LiveTasks();
+  readonly liveTasks: LiveTasks;
   readonly #options: AgentRequestHandlerOptions;
   readonly #tools: ToolsFactory<unknown>;
   #noExtensions: ExtensionActivation | undefined;
 
   constructor(options: AgentRequestHandlerOptions) {
     this.#options = options;
+    this.liveTasks = new LiveTasks({
+      maxHistoryBytes: options.maxHistoryBytes,
+      maxBacklogBytes: options.streamBacklogBytes,
+    });
     this.#tools = options.tools ?? platformToolsFactory();
   }
 
@@ -143,6 +152,36 @@ export class AgentRequestHandler implements A2ARequestHandler {
    */
   whenIdle(): Promise<void> {
     return this.liveTasks.whenIdle();
+  }
+
+  /**
+   * For a shutdown whose drain ran out: fails every task a skill is still
+   * running on. FAILED is written first ("The agent shut down before the
+   * skill finished"), then the skill is preempted with that reason, as
+   * CancelTask does (harness rule 1), so nothing the skill does afterwards
+   * changes the task. Blocking calls answer the FAILED task and streams end
+   * on it. Resolves once the writes are stored.
+   */
+  async stopRunning(): Promise<void> {
+    const writes: Promise<void>[] = [];
+    for (const live of [...this.liveTasks.executing()]) {
+      const note = create(MessageSchema, {
+        messageId: randomUuid(),
+        role: Role.AGENT,
+        taskId: live.task.id,
+        contextId: live.task.contextId,
+        parts: [textPart(new CancelledError("shutdown").message)],
+      });
+      const written = live.writeStatus(TaskState.FAILED, note);
+      live.execution?.preempt("shutdown");
+      const taskId = live.task.id;
+      writes.push(
+        (written ?? Promise.resolve()).catch((error: unknown) =>
+          this.#options.logger.error({ err: error, task_id: taskId }, "task store save failed"),
+        ),
+      );
+    }
+    await Promise.all(writes);
   }
 
   // ---------------------------------------------------------------- messages
@@ -228,6 +267,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
     const live = this.liveTasks.open(existing?.task ?? newTask(taskId, contextId), scope, taskStore, {
       owner,
       version: existing?.version ?? 0,
+      bytes: existing?.bytes,
     });
     live.execution?.preempt("superseded");
     live.appendHistory(inbound);
@@ -364,6 +404,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
       this.liveTasks.open((stored as StoredTask).task, scope, this.#options.taskStore, {
         owner,
         version: (stored as StoredTask).version,
+        bytes: (stored as StoredTask).bytes,
       });
     const state = live.task.status?.state;
     if (state === TaskState.CANCELED) return live.snapshot();

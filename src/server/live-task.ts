@@ -12,6 +12,12 @@
  *
  * Per-event work is O(1) (artifacts are indexed by id, appends push in
  * place), so a stream of N events costs O(N).
+ *
+ * The task's size is estimated as it grows (`task-bytes.ts`) and handed to
+ * the store with every save (`TaskWriter.bytes`), and its history is held to
+ * a byte budget: past it the oldest messages are dropped (the newest is
+ * always kept) and the task's metadata counts what was dropped under
+ * `novaosHistoryTrimmed`. See docs/decisions.md (S453).
  */
 import type { JsonObject } from "@bufbuild/protobuf";
 import { type Artifact, type Message, type StreamResponse, type Task, TaskState } from "../../gen/a2a_pb.js";
@@ -19,7 +25,19 @@ import { isTerminal } from "../a2a/task-state.js";
 import { EventQueue } from "./event-queue.js";
 import type { Execution } from "./execution.js";
 import { artifactUpdate, statusUpdate, streamResponse, taskStatus } from "./message-literals.js";
+import { frameWeight, STREAM_BACKLOG_BYTES, streamBacklogExceeded } from "./stream-backlog.js";
+import { artifactBytes, messageBytes, partBytes, taskBytes } from "./task-bytes.js";
 import { type StoredTask, scopedKey, type TaskStore, type TaskWriter } from "./task-store.js";
+
+/** The default history budget of a task, in estimated bytes. See docs/decisions.md (S453). */
+export const DEFAULT_MAX_HISTORY_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The task metadata key counting what history trimming dropped:
+ * `{"messages": <count>, "bytes": <estimated bytes>}`, both totals since the
+ * task began.
+ */
+export const HISTORY_TRIMMED_METADATA_KEY = "novaosHistoryTrimmed";
 
 export interface ArtifactWrite {
   artifact: Artifact;
@@ -31,6 +49,14 @@ export interface ArtifactWrite {
    * harness's own final artifact): the task keeps it without a copy.
    */
   owned?: boolean;
+}
+
+/** A live task's budgets, in estimated bytes; each has its default when absent. */
+export interface LiveTaskLimits {
+  /** The task's history budget (default `DEFAULT_MAX_HISTORY_BYTES`, 4 MiB; S453). */
+  readonly maxHistoryBytes?: number | undefined;
+  /** How far one of its streams may fall behind (default `STREAM_BACKLOG_BYTES`; stream-backlog.ts). */
+  readonly maxBacklogBytes?: number | undefined;
 }
 
 /** Up to this many artifacts, an id is found by a scan; past it, through an index. */
@@ -52,13 +78,20 @@ export class LiveTask implements StoredTask {
   #artifactIndex: Map<string, number> | undefined;
   #saving: Promise<void> = Promise.resolve();
   #queuedSave: Promise<void> | undefined;
+  readonly #maxHistoryBytes: number;
+  /** The history's estimated bytes, counted once the task first grows past the budget. */
+  #historyBytes: number | undefined;
+  readonly #maxBacklogBytes: number;
 
-  constructor(task: Task, scope: string, store: TaskStore, writer: TaskWriter) {
+  constructor(task: Task, scope: string, store: TaskStore, writer: TaskWriter, limits: LiveTaskLimits = {}) {
     this.task = task;
     this.scope = scope;
     this.key = scopedKey(task.id, scope);
     this.writer = writer;
+    writer.bytes ??= taskBytes(task);
     this.#store = store;
+    this.#maxHistoryBytes = limits.maxHistoryBytes ?? DEFAULT_MAX_HISTORY_BYTES;
+    this.#maxBacklogBytes = limits.maxBacklogBytes ?? STREAM_BACKLOG_BYTES;
   }
 
   get owner(): string {
@@ -72,7 +105,12 @@ export class LiveTask implements StoredTask {
   /** The task's event fan-out, made when the first stream subscribes. */
   get events(): EventQueue<StreamResponse> {
     if (!this.#events) {
-      this.#events = new EventQueue<StreamResponse>();
+      const maxWeight = this.#maxBacklogBytes;
+      this.#events = new EventQueue<StreamResponse>({
+        weigh: frameWeight,
+        maxWeight,
+        exceeded: () => streamBacklogExceeded(this.task.id, maxWeight),
+      });
       if (this.#closed) this.#events.close();
     }
     return this.#events;
@@ -94,7 +132,46 @@ export class LiveTask implements StoredTask {
 
   /** Appends a message to the history (an inbound user message), without an event. */
   appendHistory(message: Message): void {
+    this.#addHistory(message);
+  }
+
+  #addHistory(message: Message): void {
+    const bytes = messageBytes(message);
     this.task.history.push(message);
+    this.#grow(bytes);
+    if (this.#historyBytes !== undefined) this.#historyBytes += bytes;
+    // The history is part of the task: under the budget while the whole task is.
+    if ((this.writer.bytes as number) > this.#maxHistoryBytes) this.#trimHistory();
+  }
+
+  #grow(bytes: number): void {
+    this.writer.bytes = (this.writer.bytes as number) + bytes;
+  }
+
+  /** Drops the oldest messages while the history is over the budget, keeping the newest, and counts them. */
+  #trimHistory(): void {
+    const history = this.task.history;
+    if (this.#historyBytes === undefined) {
+      this.#historyBytes = 0;
+      for (const message of history) this.#historyBytes += messageBytes(message);
+    }
+    let dropped = 0;
+    let droppedBytes = 0;
+    while (this.#historyBytes - droppedBytes > this.#maxHistoryBytes && dropped < history.length - 1) {
+      droppedBytes += messageBytes(history[dropped] as Message);
+      dropped++;
+    }
+    if (dropped === 0) return;
+    history.splice(0, dropped);
+    this.#historyBytes -= droppedBytes;
+    this.#grow(-droppedBytes);
+    const metadata = { ...this.task.metadata };
+    const before = metadata[HISTORY_TRIMMED_METADATA_KEY] as { messages?: unknown; bytes?: unknown } | undefined;
+    metadata[HISTORY_TRIMMED_METADATA_KEY] = {
+      messages: (typeof before?.messages === "number" ? before.messages : 0) + dropped,
+      bytes: (typeof before?.bytes === "number" ? before.bytes : 0) + droppedBytes,
+    };
+    this.task.metadata = metadata;
   }
 
   /**
@@ -105,7 +182,7 @@ export class LiveTask implements StoredTask {
     if (this.terminal) return undefined;
     const status = taskStatus(state, message);
     this.task.status = status;
-    if (message) this.task.history.push(message);
+    if (message) this.#addHistory(message);
     this.execution?.noteState(state);
     // No event is built for nobody: a blocking SendMessage has no stream watching.
     if (this.watched) {
@@ -125,7 +202,10 @@ export class LiveTask implements StoredTask {
     const index = this.#artifactPosition(incoming.artifactId);
     if (index !== undefined && write.append) {
       const current = this.task.artifacts[index] as Artifact;
-      for (const part of incoming.parts) current.parts.push(part);
+      for (const part of incoming.parts) {
+        current.parts.push(part);
+        this.#grow(partBytes(part));
+      }
       if (incoming.metadata) current.metadata = incoming.metadata;
       if (incoming.extensions.length > 0) current.extensions = [...incoming.extensions];
     } else {
@@ -137,8 +217,10 @@ export class LiveTask implements StoredTask {
         const position = this.task.artifacts.push(own) - 1;
         this.#artifactIndex?.set(incoming.artifactId, position);
       } else {
+        this.#grow(-artifactBytes(this.task.artifacts[index] as Artifact));
         this.task.artifacts[index] = own;
       }
+      this.#grow(artifactBytes(own));
     }
     if (this.watched) {
       this.#publish({
@@ -230,6 +312,12 @@ export function snapshotTask(task: Task): Task {
 export class LiveTasks {
   readonly #tasks = new Map<string, LiveTask>();
   #idle: (() => void)[] = [];
+  readonly #limits: LiveTaskLimits;
+
+  /** `limits`: each task's history budget and how far one of its streams may fall behind. */
+  constructor(limits: LiveTaskLimits = {}) {
+    this.#limits = limits;
+  }
 
   get size(): number {
     return this.#tasks.size;
@@ -246,7 +334,7 @@ export class LiveTasks {
   open(task: Task, scope: string, store: TaskStore, writer: TaskWriter): LiveTask {
     const existing = this.get(task.id, scope);
     if (existing) return existing;
-    const live = new LiveTask(task, scope, store, writer);
+    const live = new LiveTask(task, scope, store, writer, this.#limits);
     this.#tasks.set(live.key, live);
     return live;
   }
@@ -267,6 +355,11 @@ export class LiveTasks {
   whenIdle(): Promise<void> {
     if (this.#tasks.size === 0) return Promise.resolve();
     return new Promise((resolve) => this.#idle.push(resolve));
+  }
+
+  /** The live tasks a skill is running on. */
+  *executing(): Generator<LiveTask> {
+    for (const live of this.#tasks.values()) if (live.execution) yield live;
   }
 
   /** The live tasks of one scope. */

@@ -16,16 +16,24 @@
  * skeleton, through `GrpcUnaryMethod`. What is this path's own is the
  * envelope: the body is read with the HTTP bindings' reader and a total cap
  * (one envelope of the largest allowed message), refused as soon as the
- * envelope header declares more.
+ * envelope header declares more; the message's values are counted on the
+ * wire before it is decoded (a 10 MiB message of tiny fields costs seconds to
+ * decode, as its JSON form does to parse); and the reply is encoded by the
+ * generated binary writers (src/a2a/protobinary.ts) straight after room for
+ * the envelope header, the same bytes as protobuf-es's `toBinary` at ~40 % of
+ * its cost (docs/decisions.md, the gRPC reply encoding).
  */
 import type { IncomingMessage } from "node:http";
 import { constants, type Http2ServerRequest, type Http2ServerResponse, type OutgoingHttpHeaders } from "node:http2";
-import { fromBinary, type Message, toBinary } from "@bufbuild/protobuf";
+import { fromBinary, type Message } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
 import { PROTOCOL_BINDING_GRPC } from "../../a2a/constants.js";
+import { encodeBinary } from "../../a2a/protobinary.js";
+import { countBinaryValues, MAX_REQUEST_VALUES, tooManyValues } from "../../a2a/request-limits.js";
 import { BodyTooLargeError, readNodeBody } from "../../http/capped-body.js";
 import { type CallerWatch, ServerCall } from "../server-call.js";
+import { toConnectError } from "./grpc-error.js";
 import type { GrpcUnaryMethod } from "./grpc-service.js";
 
 type NodeRequest = IncomingMessage | Http2ServerRequest;
@@ -33,6 +41,8 @@ type NodeRequest = IncomingMessage | Http2ServerRequest;
 export interface UnaryFastPathOptions {
   /** Largest request message accepted (RESOURCE_EXHAUSTED beyond), as connect's `readMaxBytes`. */
   readonly maxMessageBytes: number;
+  /** Values a request message may hold, counted before it is decoded. Default `MAX_REQUEST_VALUES`. */
+  readonly maxRequestValues?: number;
   /** Aborting it detaches every call in flight, as connect-node's `shutdownSignal`. */
   readonly shutdownSignal?: AbortSignal;
 }
@@ -81,8 +91,11 @@ async function answer(
   let trailers: OutgoingHttpHeaders = OK_TRAILERS;
   try {
     const body = await readEnvelope(req, options.maxMessageBytes);
-    const response = await method.answer(decode(method, singleMessage(body)), call);
-    reply = envelope(toBinary(method.binding.output, response as never));
+    const response = await method.answer(
+      decode(method, singleMessage(body), options.maxRequestValues ?? MAX_REQUEST_VALUES),
+      call,
+    );
+    reply = envelope(encodeBinary(method.binding.output, response as never, ENVELOPE_HEADER_BYTES));
   } catch (error) {
     trailers = errorTrailers(error);
   } finally {
@@ -155,7 +168,15 @@ function singleMessage(body: Uint8Array): Uint8Array {
   return body.subarray(ENVELOPE_HEADER_BYTES, end);
 }
 
-function decode(method: GrpcUnaryMethod, bytes: Uint8Array): Message {
+/**
+ * The request message. Its values are counted on the wire first, unless it
+ * is too short to hold more than `maxValues` (every counted value takes at
+ * least one byte): the small calls of the hot path are not scanned at all.
+ */
+function decode(method: GrpcUnaryMethod, bytes: Uint8Array, maxValues: number): Message {
+  if (bytes.byteLength > maxValues && countBinaryValues(method.binding.input, bytes, maxValues) > maxValues) {
+    throw toConnectError(tooManyValues(maxValues));
+  }
   try {
     return fromBinary(method.binding.input, bytes) as Message;
   } catch (error) {
@@ -163,12 +184,11 @@ function decode(method: GrpcUnaryMethod, bytes: Uint8Array): Message {
   }
 }
 
-/** The gRPC length-prefixed message: flags 0, 4-byte big-endian length, the bytes. */
-function envelope(message: Uint8Array): Buffer {
-  const out = Buffer.allocUnsafe(ENVELOPE_HEADER_BYTES + message.byteLength);
+/** The gRPC length-prefixed message, from the message encoded after room for its header: flags 0, 4-byte big-endian length. */
+function envelope(framed: Uint8Array): Buffer {
+  const out = Buffer.from(framed.buffer, framed.byteOffset, framed.byteLength);
   out[0] = 0;
-  out.writeUInt32BE(message.byteLength, 1);
-  out.set(message, ENVELOPE_HEADER_BYTES);
+  out.writeUInt32BE(framed.byteLength - ENVELOPE_HEADER_BYTES, 1);
   return out;
 }
 
