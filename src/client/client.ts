@@ -56,6 +56,7 @@ import {
 } from "../errors/novaos-errors.js";
 import type { AuthProvider } from "../http/auth.js";
 import { CallScope } from "../http/call-scope.js";
+import { injectTraceContext } from "../http/trace-headers.js";
 import { createMessageWithHitlResponse } from "../messages/message-builder.js";
 import { validateHostAllowed } from "../runtime/config.js";
 import type { CallOptions, HeadersInput } from "./call-options.js";
@@ -619,12 +620,16 @@ export class Client implements AsyncDisposable {
     });
   }
 
-  /** Service parameters, then client headers, then credentials, then the call's own headers. */
+  /**
+   * Service parameters, then client headers, then credentials, then the call's own headers; then the current
+   * trace context unless one of those set a `traceparent`. Every transport sends these headers (gRPC as metadata).
+   */
   async #callHeaders(own: HeadersInput | undefined): Promise<Headers> {
     const headers = new Headers({ [A2A_VERSION_HEADER]: A2A_PROTOCOL_VERSION, ...this.extensions?.requestHeaders() });
     for (const [name, value] of this.#headers) headers.set(name, value);
     for (const [name, value] of Object.entries((await this.#auth?.headers()) ?? {})) headers.set(name, value);
     for (const [name, value] of new Headers(own)) headers.set(name, value);
+    injectTraceContext(headers);
     return headers;
   }
 

@@ -1,6 +1,7 @@
 /**
  * `@novaos/client-sdk/platform`: NovaOS platform services over their OpenAPI
- * specs (the Execution Gateway client), and the foundations of the platform
+ * specs (the Execution Gateway, Memory, run observability, heartbeat, MCP
+ * and LLM clients), and the foundations of the platform
  * clients and tools: the one retry + circuit-breaker policy and the clock it
  * waits on, W3C trace context and spans over `@opentelemetry/api` (an
  * optional peer: no-op without it; `configureOtel` exports over OTLP), and
@@ -8,6 +9,10 @@
  * a skill reaches as `ctx.tools` (`src/tools/`: `ToolBindings`, one class per
  * tool, their errors, `EvaluationContext`), for use outside a skill too.
  */
+
+export { DEFAULT_MAX_RESPONSE_BYTES } from "../http/service-connection.js";
+// The Memory Service client lives below the agent side (src/memory/), which gives every skill its `ctx.memory`.
+export * from "../memory/index.js";
 export { backoffDelayMs } from "../runtime/backoff.js";
 export { type Clock, systemClock } from "../runtime/clock.js";
 export { configureOtel, type OtelOptions } from "../runtime/configure-otel.js";
@@ -54,6 +59,54 @@ export {
   type ReconnectOptions,
   type ServiceRun,
 } from "./gateway-client.js";
+export {
+  type CreateHeartbeatConfig,
+  DEFAULT_HEARTBEAT_TIMEZONE,
+  type HeartbeatBudget,
+  type HeartbeatBudgetJson,
+  HeartbeatClient,
+  type HeartbeatConfig,
+  type HeartbeatConfigCreated,
+  type HeartbeatConfigStatus,
+  type HeartbeatSchedule,
+  type HeartbeatTrigger,
+  NOVAOS_AGENT_OPS_URL_ENV,
+} from "./heartbeat-client.js";
+export {
+  type ChatCompletion,
+  type ChatCompletionChunk,
+  type ChatCompletionCreateParams,
+  type ChatCompletionCreateParamsNonStreaming,
+  type ChatCompletionCreateParamsStreaming,
+  type CreateEmbeddingResponse,
+  DEFAULT_LLM_TIMEOUT_MS,
+  type EmbeddingCreateParams,
+  InsufficientQuotaError,
+  LLM_GATEWAY_URL_ENV,
+  LLMClient,
+  type LLMClientOptions,
+  type LLMModel,
+  type LLMRequestOptions,
+} from "./llm-client.js";
+export { MAX_EVENT_LINE_BYTES } from "./llm-fetch.js";
+export {
+  MAX_TOOLS_LIST_PAGES,
+  type MCPCallOptions,
+  MCPClient,
+} from "./mcp-client.js";
+export { type MCPContentBlock, MCPTool, type MCPToolAnnotations, MCPToolResult } from "./mcp-tool.js";
+export {
+  DEBUG_ACTIONS,
+  type DebugAction,
+  type DebugControlOptions,
+  type DebugControlResult,
+  type EventsRoute,
+  MAX_RUN_EVENTS_LIMIT,
+  NOVAOS_GATEWAY_URL_ENV,
+  ObservabilityClient,
+  type RunEventsOptions,
+} from "./observability-client.js";
+export { type RunEvent, RunEventsPage } from "./run-events.js";
 export {
   CHUNK_EVENT_TYPE,
   FAILED_RUN_STATUSES,

@@ -19,7 +19,7 @@ import { createLogger, type Logger } from "../runtime/logger.js";
 import { maskPii, maskPiiInObject } from "../security/pii.js";
 import type { ToolBindings } from "../tools/tool-bindings.js";
 import { type AgentCardOptions, buildAgentCard, type CardUrlOptions } from "./agent-card.js";
-import type { ToolsFactory } from "./agent-execution-context.js";
+import type { SkillMemoryOptions, ToolsFactory } from "./agent-execution-context.js";
 import { AgentRequestHandler, type ExtendedAgentCardProvider } from "./agent-request-handler.js";
 import type { OutputMasker, SkillHandler } from "./execution.js";
 import { createFetchHandler, type FetchHandler } from "./fetch-adapter.js";
@@ -74,6 +74,12 @@ export interface AgentBuilderOptions<TTools = ToolBindings> {
    * tenant, trace and custom headers (`createPlatformTools`).
    */
   tools?: ToolsFactory<TTools>;
+  /**
+   * Where `ctx.memory` reaches the Memory Service (its clients and the
+   * runtime's pre-fetch): `baseUrl` (default `MEMORY_SERVICE_URL`), a `fetch`,
+   * resilience options.
+   */
+  memory?: SkillMemoryOptions;
   /** Root logger; default JSON lines on stdout with PII masked. */
   logger?: Logger;
   /** The extended agent card (GetExtendedAgentCard); without one that method answers -32004. */
@@ -238,6 +244,7 @@ export class AgentBuilder<TTools = ToolBindings> {
         defaultOutputModes: this.defaultOutputModes,
         secrets: this.#options.secrets,
         tools: this.#options.tools as ToolsFactory<unknown> | undefined,
+        memory: this.#options.memory,
         logger: this.logger,
         masker: this.#options.maskOutputPii ? PII_MASKER : undefined,
         extendedAgentCard: typeof extended === "function" || extended === undefined ? extended : () => extended,

@@ -25,6 +25,7 @@
  */
 import { create, fromJson, type JsonValue, toJson } from "@bufbuild/protobuf";
 import { ValueSchema } from "@bufbuild/protobuf/wkt";
+import type { Context, Span } from "@opentelemetry/api";
 import { type Message, type Part, PartSchema, type StreamResponse, TaskState } from "../../gen/a2a_pb.js";
 import { withFiniteJson } from "../a2a/message-values.js";
 import { isInterruptedState } from "../a2a/task-state.js";
@@ -39,6 +40,7 @@ import type { AgentExecutionContext, ToolEventChannel } from "./agent-execution-
 import { type CancellationReason, CancelledError, isCancellation } from "./cancellation.js";
 import type { Subscription } from "./event-queue.js";
 import type { LiveTask, LiveTasks } from "./live-task.js";
+import { withMemoryPrefetch } from "./memory-prefetch.js";
 import { agentMessage, artifact, textPart } from "./message-literals.js";
 import { randomUuid } from "./random-uuid.js";
 import { describeException, type SkillResult, taskStateForSkillStatus } from "./skill-result.js";
@@ -67,6 +69,8 @@ export interface ExecutionOptions {
   readonly masker: OutputMasker | undefined;
   /** Stream the task's events to the starting request (SendStreamingMessage). */
   readonly stream: boolean;
+  /** The caller's trace, which the skill's span continues (trace-context.ts); default the active context. */
+  readonly traceContext?: Context | undefined;
 }
 
 type Outcome =
@@ -177,14 +181,25 @@ export class Execution implements ToolEventChannel {
   async #run(handler: SkillHandler, ctx: AgentExecutionContext<unknown>, inputText: string): Promise<void> {
     const { logger, skillId } = this.#options;
     const api = otel();
-    const span = api?.trace.getTracer(TRACER_NAME).startSpan(`skill ${skillId}`, {
-      attributes: { "novaos.skill.id": skillId, "a2a.task.id": this.live.task.id },
-    });
-    // Only a recording span (an OpenTelemetry SDK is installed) is worth making the active one.
-    const call =
-      api && span?.isRecording()
-        ? () => api.context.with(api.trace.setSpan(api.context.active(), span), () => handler(ctx, inputText))
-        : () => handler(ctx, inputText);
+    const skill = withMemoryPrefetch(handler, ctx, inputText);
+    let span: Span | undefined;
+    let call = skill;
+    if (api) {
+      const parent = this.#options.traceContext ?? api.context.active();
+      const started = api.trace
+        .getTracer(TRACER_NAME)
+        .startSpan(
+          `skill ${skillId}`,
+          { attributes: { "novaos.skill.id": skillId, "a2a.task.id": this.live.task.id } },
+          parent,
+        );
+      span = started;
+      // The span is made the active one when it records (an OpenTelemetry SDK is installed) or continues a
+      // caller's trace: the skill's outbound calls then carry it. Otherwise there is nothing to carry.
+      if (started.isRecording() || parent !== api.context.active()) {
+        call = () => api.context.with(api.trace.setSpan(parent, started), skill);
+      }
+    }
     const outcome = await this.#settle(call);
     if (api && outcome.kind === "threw" && !isCancellation(outcome.error)) {
       span?.setStatus({ code: api.SpanStatusCode.ERROR, message: describeException(outcome.error) });

@@ -34,6 +34,7 @@ export { AGENT_CARD_MAX_AGE_SECONDS, type AgentCardOptions, type CardUrlOptions 
 export {
   AgentExecutionContext,
   type ConversationTurn,
+  type SkillMemoryOptions,
   type ToolsFactory,
 } from "./agent-execution-context.js";
 export {

@@ -17,6 +17,7 @@ export type Area =
   | "capabilities"
   | "messages"
   | "http"
+  | "memory"
   | "server"
   | "client"
   | "platform"
@@ -42,11 +43,14 @@ export const MAY_IMPORT: Readonly<Record<Area, readonly Area[]>> = {
   capabilities: BASE,
   messages: BASE,
   http: BASE,
-  // The platform tools (`ctx.tools`): below the agent side, which builds them for each run, and the platform clients.
-  tools: SHARED,
-  server: [...SHARED, "tools"],
+  // The Memory Service client sits below the agent side: every skill's `ctx.memory` makes its clients.
+  memory: [...BASE, "http"],
+  // The platform tools (`ctx.tools`): below the agent side, which builds them for each run, and the platform clients;
+  // `ctx.tools.memory` speaks the Memory Service's types and limits.
+  tools: [...SHARED, "memory"],
+  server: [...SHARED, "memory", "tools"],
   client: SHARED,
-  platform: [...SHARED, "tools"],
+  platform: [...SHARED, "memory", "tools"],
   // The gRPC binding on Node: a client transport and a server binding, over the seams of both halves.
   grpc: [...SHARED, "server", "client"],
   // Discovery builds A2A clients for what it finds: it uses the client's public API, never its internals,
