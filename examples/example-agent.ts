@@ -11,16 +11,8 @@
  * Callers pick a skill with `message.metadata.skillId`.
  */
 import { setTimeout as delay } from "node:timers/promises";
-import {
-  AgentBuilder,
-  createHitlMessage,
-  HitlType,
-  InMemoryPushNotificationConfigStore,
-  type Logger,
-  messageText,
-  Role,
-  textPart,
-} from "../src/index.js";
+import { createHitlMessage, HitlType, messageText, Role, textPart } from "@novaos/client-sdk";
+import { AgentBuilder, type Logger, PushNotificationSender } from "@novaos/client-sdk/server";
 
 export interface ExampleAgentOptions {
   /** Pause between two sentences of a story. Default 150 ms. */
@@ -43,7 +35,8 @@ export function createExampleAgent(options: ExampleAgentOptions = {}): AgentBuil
     name: "example-agent",
     version: "1.0.0",
     description: "Echoes, tells stories as a stream, and asks before it books anything.",
-    pushNotificationStore: new InMemoryPushNotificationConfigStore(),
+    // Webhooks registered with this agent are POSTed every update of their task (private addresses refused).
+    pushNotificationDelivery: new PushNotificationSender(options.logger ? { logger: options.logger } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
   });
 

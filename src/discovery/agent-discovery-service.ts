@@ -18,7 +18,9 @@ import { cardExtensions, interfaceUrl, skillById, skillIds, supportsExtension } 
 import { PROTOCOL_BINDING_JSONRPC, type ProtocolBinding } from "../a2a/constants.js";
 import { type Client, resolveClientConfig, selectInterface } from "../client/index.js";
 import { NovaOSAgentNotFoundError, NovaOSError, NovaOSValidationError } from "../errors/novaos-errors.js";
+import type { ResolveHost } from "../http/agent-url.js";
 import type { AuthProvider } from "../http/auth.js";
+import { createGuardedFetch, type GuardedFetch } from "../http/guarded-fetch.js";
 import { raceSignal } from "../runtime/race-signal.js";
 import { type AgentCardVerifier, createAgentCardVerifier } from "../security/card-signing.js";
 import {
@@ -27,10 +29,8 @@ import {
   type CardValidators,
   requestAgentCard,
 } from "./agent-card-fetch.js";
-import type { ResolveHost } from "./agent-url.js";
 import { cardFreshness } from "./card-freshness.js";
 import { createGuardedClient, type GuardedClientOptions } from "./guarded-client.js";
-import { createGuardedFetch, type GuardedFetch } from "./guarded-fetch.js";
 
 /** How long a card is reused when the origin does not say (A2A §8.6.2 leaves it to the client). */
 export const DEFAULT_AGENT_CARD_CACHE_TTL_MS = 300_000;
@@ -84,6 +84,12 @@ export interface DiscoveryToClientOptions extends Omit<GuardedClientOptions, "ag
   allowedHostSuffixes: readonly string[];
   /** URL schemes to accept. Default `https`, `http`, `grpcs`, `grpc` (and bare `host:port` for gRPC). */
   allowedSchemes?: readonly string[];
+  /**
+   * Lift the private / loopback / link-local address block for the card's
+   * interface URL: the switch for an agent on this machine or a private
+   * network (local development, a private deployment). Default false.
+   */
+  allowPrivateIps?: boolean;
 }
 
 interface CachedCard {
@@ -194,7 +200,7 @@ export class AgentDiscoveryService implements AsyncDisposable {
    * is checked again. The client's `agentCard` is this service's cached card.
    */
   async toClient(options: DiscoveryToClientOptions): Promise<Client> {
-    const { allowedHostSuffixes, allowedSchemes, ...clientOptions } = options;
+    const { allowedHostSuffixes, allowedSchemes, allowPrivateIps, ...clientOptions } = options;
     if (!allowedHostSuffixes || allowedHostSuffixes.length === 0) {
       throw new NovaOSError(
         "toClient needs allowedHostSuffixes: the card's URL decides where the client connects and sends credentials",
@@ -216,7 +222,7 @@ export class AgentDiscoveryService implements AsyncDisposable {
     }
     return createGuardedClient(
       { url: chosen.url, binding: chosen.protocolBinding as ProtocolBinding },
-      { allowedHostSuffixes, allowedSchemes, resolve: this.#options.resolve },
+      { allowedHostSuffixes, allowedSchemes, allowPrivateIps, resolve: this.#options.resolve },
       { ...clientOptions, agentCard: card, tenant: clientOptions.tenant ?? (chosen.tenant || undefined) },
     );
   }

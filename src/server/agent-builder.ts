@@ -1,13 +1,14 @@
 /**
  * `AgentBuilder`: the entry point for building a NovaOS agent. Register
  * skills, then serve them: `requestHandler()` is the transport-neutral A2A
- * service; `fetchHandler()` and `nodeHandler()` mount the HTTP bindings on a
- * Fetch runtime or on `node:http`.
+ * service; `fetchHandler()` mounts the HTTP bindings on any Fetch runtime.
+ * On Node, `listen(agent, …)` and `nodeHandler(agent)` from
+ * `@novaos/client-sdk/node` serve it (this file stays runtime-neutral).
  *
  * ```ts
  * const agent = new AgentBuilder({ name: "my-agent", version: "1.0.0" });
  * agent.skill("greet", { description: "Greet a user" }, async (ctx, inputText) => ({ output: `Hello, ${inputText}!` }));
- * http.createServer(agent.nodeHandler()).listen(8000);
+ * export default { fetch: agent.fetchHandler() };
  * ```
  */
 import type { AgentCard, AgentExtension } from "../../gen/a2a_pb.js";
@@ -17,17 +18,17 @@ import { MAX_REQUEST_VALUES } from "../a2a/request-limits.js";
 import { createLogger, type Logger } from "../runtime/logger.js";
 import { maskPii, maskPiiInObject } from "../security/pii.js";
 import type { ToolBindings } from "../tools/tool-bindings.js";
-import { type AgentCardOptions, buildAgentCard } from "./agent-card.js";
-import type { ToolsFactory } from "./agent-execution-context.js";
+import { type AgentCardOptions, buildAgentCard, type CardUrlOptions } from "./agent-card.js";
+import type { SkillMemoryOptions, ToolsFactory } from "./agent-execution-context.js";
 import { AgentRequestHandler, type ExtendedAgentCardProvider } from "./agent-request-handler.js";
 import type { OutputMasker, SkillHandler } from "./execution.js";
 import { createFetchHandler, type FetchHandler } from "./fetch-adapter.js";
 import { agentHttpBindings } from "./http-bindings.js";
 import type { HttpBinding } from "./http-exchange.js";
-import { createNodeListener, type NodeRequestListener } from "./node-adapter.js";
-import type { PushNotificationConfigStore } from "./push-config-store.js";
+import type { PushNotificationSender } from "./push/push-notification-sender.js";
+import { InMemoryPushNotificationConfigStore, type PushNotificationConfigStore } from "./push-config-store.js";
 import type { SecretSource } from "./secret-source.js";
-import { type AgentServer, type ListenOptions, listenAgent, servedInterfaces } from "./serve-agent.js";
+import { servedInterfaces } from "./served-interfaces.js";
 import { type RegisteredSkill, registeredSkill, type SkillOptions } from "./skills.js";
 import { InMemoryTaskStore, type TaskStore } from "./task-store.js";
 
@@ -52,7 +53,15 @@ export interface AgentBuilderOptions<TTools = ToolBindings> {
   extensions?: Iterable<A2AExtension>;
   /** Default: an in-memory, LRU-capped store. */
   taskStore?: TaskStore;
-  /** Without one, the four push-config methods answer -32003 and the card says so. */
+  /**
+   * Who delivers push notifications: a `PushNotificationSender` (this
+   * process POSTs each update to the task's webhooks), or `"platform"` (the
+   * NovaOS gateway delivers; the SDK only records configs). Push
+   * notifications are served and advertised only with one of them; without,
+   * the four push-config methods answer -32003 and the card says so.
+   */
+  pushNotificationDelivery?: PushNotificationSender | "platform";
+  /** Where push configs are recorded. Default, when `pushNotificationDelivery` is set: in memory. */
   pushNotificationStore?: PushNotificationConfigStore;
   /** Default `text/plain`, `application/json`. The card's default and content negotiation use the same list. */
   defaultOutputModes?: Iterable<string>;
@@ -65,6 +74,12 @@ export interface AgentBuilderOptions<TTools = ToolBindings> {
    * tenant, trace and custom headers (`createPlatformTools`).
    */
   tools?: ToolsFactory<TTools>;
+  /**
+   * Where `ctx.memory` reaches the Memory Service (its clients and the
+   * runtime's pre-fetch): `baseUrl` (default `MEMORY_SERVICE_URL`), a `fetch`,
+   * resilience options.
+   */
+  memory?: SkillMemoryOptions;
   /** Root logger; default JSON lines on stdout with PII masked. */
   logger?: Logger;
   /** The extended agent card (GetExtendedAgentCard); without one that method answers -32004. */
@@ -94,11 +109,12 @@ export interface AgentBuilderOptions<TTools = ToolBindings> {
 }
 
 /** Options of the HTTP adapters. */
-export interface ServeOptions {
+export interface ServeOptions extends CardUrlOptions {
   /**
    * The card served at `/.well-known/agent-card.json`, or `false` to serve
    * none. Default: `toAgentCard()` with one interface per served binding at
-   * the URL the request came in on.
+   * `publicUrl` (see `CardUrlOptions` for when the request's URL is named
+   * instead).
    */
   agentCard?: AgentCardOptions | false;
 }
@@ -111,6 +127,7 @@ export class AgentBuilder<TTools = ToolBindings> {
   readonly description: string;
   readonly extensions: ExtensionRegistry;
   readonly taskStore: TaskStore;
+  /** Where push configs are recorded; set exactly when push notifications are served. */
   readonly pushNotificationStore: PushNotificationConfigStore | undefined;
   readonly defaultOutputModes: readonly string[];
   readonly defaultInputModes: readonly string[];
@@ -130,7 +147,10 @@ export class AgentBuilder<TTools = ToolBindings> {
     this.description = options.description ?? "";
     this.extensions = new ExtensionRegistry(options.extensions ?? []);
     this.taskStore = options.taskStore ?? new InMemoryTaskStore();
-    this.pushNotificationStore = options.pushNotificationStore;
+    const delivery = options.pushNotificationDelivery;
+    this.pushNotificationStore = delivery
+      ? (options.pushNotificationStore ?? new InMemoryPushNotificationConfigStore())
+      : undefined;
     this.defaultOutputModes = [...(options.defaultOutputModes ?? DEFAULT_OUTPUT_MODES)];
     this.defaultInputModes = [...(options.defaultInputModes ?? DEFAULT_INPUT_MODES)];
     this.streaming = options.streaming ?? true;
@@ -141,9 +161,15 @@ export class AgentBuilder<TTools = ToolBindings> {
     }
     this.maxRequestValues = options.maxRequestValues ?? MAX_REQUEST_VALUES;
     this.logger = options.logger ?? createLogger();
+    if (options.pushNotificationStore && !delivery) {
+      this.logger.warn(
+        "pushNotificationStore is set but nothing delivers push notifications: they are not served; " +
+          'set pushNotificationDelivery to a PushNotificationSender, or to "platform" when the gateway delivers',
+      );
+    }
   }
 
-  /** True exactly when a push-notification store was supplied (it records configs; it does not deliver). */
+  /** True exactly when push notifications are delivered, by a sender or by the platform (and so served). */
   get supportsPushNotifications(): boolean {
     return this.pushNotificationStore !== undefined;
   }
@@ -183,7 +209,7 @@ export class AgentBuilder<TTools = ToolBindings> {
     return this.extensions.declarations();
   }
 
-  /** The agent card content, for whoever publishes it; without given interfaces, those `listen()` serves. */
+  /** The agent card content, for whoever publishes it; without given interfaces, those `listen(agent)` serves. */
   toAgentCard(options: AgentCardOptions = {}): AgentCard {
     if (!options.supportedInterfaces) options = { ...options, supportedInterfaces: servedInterfaces(this) };
     return buildAgentCard(
@@ -213,9 +239,12 @@ export class AgentBuilder<TTools = ToolBindings> {
         extensions: this.extensions,
         taskStore: this.taskStore,
         pushNotificationStore: this.pushNotificationStore,
+        pushNotificationSender:
+          this.#options.pushNotificationDelivery === "platform" ? undefined : this.#options.pushNotificationDelivery,
         defaultOutputModes: this.defaultOutputModes,
         secrets: this.#options.secrets,
         tools: this.#options.tools as ToolsFactory<unknown> | undefined,
+        memory: this.#options.memory,
         logger: this.logger,
         masker: this.#options.maskOutputPii ? PII_MASKER : undefined,
         extendedAgentCard: typeof extended === "function" || extended === undefined ? extended : () => extended,
@@ -238,19 +267,5 @@ export class AgentBuilder<TTools = ToolBindings> {
   fetchHandler(options: ServeOptions = {}): FetchHandler {
     const bindings = this.httpBindings(options);
     return createFetchHandler(() => bindings, { logger: this.logger });
-  }
-
-  /**
-   * Serves this agent on Node over JSON-RPC and HTTP+JSON (`port`) and, with
-   * `grpcPort`, gRPC (see serve-agent.ts).
-   */
-  listen(options: ListenOptions): Promise<AgentServer> {
-    return listenAgent(this, options);
-  }
-
-  /** A `node:http` listener serving the HTTP bindings (also Express middleware). */
-  nodeHandler(options: ServeOptions = {}): NodeRequestListener {
-    const bindings = this.httpBindings(options);
-    return createNodeListener(() => bindings, { logger: this.logger });
   }
 }

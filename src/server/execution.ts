@@ -25,8 +25,8 @@
  */
 import { create, fromJson, type JsonValue, toJson } from "@bufbuild/protobuf";
 import { ValueSchema } from "@bufbuild/protobuf/wkt";
-import { context, SpanStatusCode, trace } from "@opentelemetry/api";
-import { type Part, PartSchema, type StreamResponse, TaskState } from "../../gen/a2a_pb.js";
+import type { Context, Span } from "@opentelemetry/api";
+import { type Message, type Part, PartSchema, type StreamResponse, TaskState } from "../../gen/a2a_pb.js";
 import { withFiniteJson } from "../a2a/message-values.js";
 import { isInterruptedState } from "../a2a/task-state.js";
 import { skillErrorPart } from "../messages/error-message.js";
@@ -34,10 +34,13 @@ import { skillMetadataPart } from "../messages/metadata-part.js";
 import { type ToolEvent, toolEventsPart } from "../messages/tool-event.js";
 import { runInCopiedScope } from "../runtime/context-var.js";
 import type { Logger } from "../runtime/logger.js";
+import { otel } from "../runtime/otel.js";
+import { TRACER_NAME } from "../runtime/tracing.js";
 import type { AgentExecutionContext, ToolEventChannel } from "./agent-execution-context.js";
 import { type CancellationReason, CancelledError, isCancellation } from "./cancellation.js";
 import type { Subscription } from "./event-queue.js";
 import type { LiveTask, LiveTasks } from "./live-task.js";
+import { withMemoryPrefetch } from "./memory-prefetch.js";
 import { agentMessage, artifact, textPart } from "./message-literals.js";
 import { randomUuid } from "./random-uuid.js";
 import { describeException, type SkillResult, taskStateForSkillStatus } from "./skill-result.js";
@@ -60,10 +63,14 @@ export interface ExecutionOptions {
   readonly live: LiveTask;
   readonly liveTasks: LiveTasks;
   readonly skillId: string;
+  /** The skill may answer with a direct Message (`SkillResult.replyAs`). */
+  readonly directReplies: boolean;
   readonly logger: Logger;
   readonly masker: OutputMasker | undefined;
   /** Stream the task's events to the starting request (SendStreamingMessage). */
   readonly stream: boolean;
+  /** The caller's trace, which the skill's span continues (trace-context.ts); default the active context. */
+  readonly traceContext?: Context | undefined;
 }
 
 type Outcome =
@@ -72,7 +79,6 @@ type Outcome =
   | { readonly kind: "preempted" };
 
 const PREEMPTED: Outcome = { kind: "preempted" };
-const tracer = trace.getTracer("@novaos/client-sdk");
 
 export class Execution implements ToolEventChannel {
   readonly live: LiveTask;
@@ -81,6 +87,8 @@ export class Execution implements ToolEventChannel {
   readonly requestEvents: Subscription<StreamResponse> | undefined;
   /** Resolves at the first terminal or interrupted state, or when the run is over (what a blocking SendMessage waits for). */
   readonly settled: Promise<void>;
+  /** The direct Message the skill answered with instead of a task, once it did (no task was stored). */
+  directReply: Message | undefined;
   readonly #options: ExecutionOptions;
   #over = false;
   #cancelled: CancelledError | undefined;
@@ -96,6 +104,7 @@ export class Execution implements ToolEventChannel {
     this.#options = options;
     this.live = options.live;
     this.live.execution = this;
+    options.liveTasks.runStarted();
     this.updater = new TaskUpdater(this.live, () => this.#cancelled);
     this.requestEvents = options.stream ? this.live.events.subscribe() : undefined;
     this.settled = new Promise((resolve) => {
@@ -120,9 +129,11 @@ export class Execution implements ToolEventChannel {
     return this.#cancelled;
   }
 
-  /** Marks the task WORKING and runs the skill; returns at once. */
+  /** Marks the task WORKING (in memory only while it is deferred) and runs the skill; returns at once. */
   start(handler: SkillHandler, ctx: AgentExecutionContext<unknown>, inputText: string): void {
-    if (this.live.task.status?.state !== TaskState.WORKING) this.#logFailure(this.live.writeStatus(TaskState.WORKING));
+    if (this.live.pending) this.live.startDeferred(TaskState.WORKING);
+    else if (this.live.task.status?.state !== TaskState.WORKING)
+      this.#logFailure(this.live.writeStatus(TaskState.WORKING));
     void this.#run(handler, ctx, inputText);
   }
 
@@ -169,18 +180,31 @@ export class Execution implements ToolEventChannel {
 
   async #run(handler: SkillHandler, ctx: AgentExecutionContext<unknown>, inputText: string): Promise<void> {
     const { logger, skillId } = this.#options;
-    const span = tracer.startSpan(`skill ${skillId}`, {
-      attributes: { "novaos.skill.id": skillId, "a2a.task.id": this.live.task.id },
-    });
-    // Only a recording span (an OpenTelemetry SDK is installed) is worth making the active one.
-    const call = span.isRecording()
-      ? () => context.with(trace.setSpan(context.active(), span), () => handler(ctx, inputText))
-      : () => handler(ctx, inputText);
-    const outcome = await this.#settle(call);
-    if (outcome.kind === "threw" && !isCancellation(outcome.error)) {
-      span.setStatus({ code: SpanStatusCode.ERROR, message: describeException(outcome.error) });
+    const api = otel();
+    const skill = withMemoryPrefetch(handler, ctx, inputText);
+    let span: Span | undefined;
+    let call = skill;
+    if (api) {
+      const parent = this.#options.traceContext ?? api.context.active();
+      const started = api.trace
+        .getTracer(TRACER_NAME)
+        .startSpan(
+          `skill ${skillId}`,
+          { attributes: { "novaos.skill.id": skillId, "a2a.task.id": this.live.task.id } },
+          parent,
+        );
+      span = started;
+      // The span is made the active one when it records (an OpenTelemetry SDK is installed) or continues a
+      // caller's trace: the skill's outbound calls then carry it. Otherwise there is nothing to carry.
+      if (started.isRecording() || parent !== api.context.active()) {
+        call = () => api.context.with(api.trace.setSpan(parent, started), skill);
+      }
     }
-    span.end();
+    const outcome = await this.#settle(call);
+    if (api && outcome.kind === "threw" && !isCancellation(outcome.error)) {
+      span?.setStatus({ code: api.SpanStatusCode.ERROR, message: describeException(outcome.error) });
+    }
+    span?.end();
     if (outcome.kind === "preempted") return;
     try {
       await this.#finalize(outcome);
@@ -240,7 +264,13 @@ export class Execution implements ToolEventChannel {
       await this.#write(TaskState.FAILED, [textPart(`The skill returned ${got} instead of a SkillResult`)]);
       return;
     }
-    const { output, status = "COMPLETED", error, metadata } = result as SkillResult;
+    const { output, status = "COMPLETED", error, metadata, replyAs } = result as SkillResult;
+    if (replyAs === "message" && !this.#options.directReplies) {
+      const problem = `The skill replied with a direct Message but is not registered with { directReplies: true }`;
+      logger.error({ task_id: this.live.task.id }, problem);
+      await this.#write(TaskState.FAILED, [textPart(problem), skillErrorPart(problem)]);
+      return;
+    }
     const state = taskStateForSkillStatus(status);
     if (state === undefined) {
       const problem = `The skill returned an unknown SkillResult status '${status}'`;
@@ -259,6 +289,11 @@ export class Execution implements ToolEventChannel {
     const parts = this.#outputParts(output);
     const masked = withFiniteJson(metadata && this.#options.masker ? this.#options.masker.json(metadata) : metadata);
     const metadataParts = masked ? [skillMetadataPart(masked)] : [];
+    // No task exists yet: the answer is a Message of its own (spec §3.1.1), and nothing is stored.
+    if (replyAs === "message" && state === TaskState.COMPLETED && this.live.pending) {
+      this.directReply = agentMessage(randomUuid(), "", this.live.task.contextId, [...parts, ...metadataParts]);
+      return;
+    }
     if (state === TaskState.FAILED) {
       const reason = this.#maskText(error ?? (typeof output === "string" ? output : "") ?? "");
       const text = reason || "The skill failed";
@@ -318,18 +353,26 @@ export class Execution implements ToolEventChannel {
     );
   }
 
-  /** Revokes, ends the request's stream, and hands the task back once nothing runs on it. */
+  /**
+   * Revokes, ends the request's stream, and hands the task back once nothing
+   * runs on it. A deferred task is made now unless the skill answered with a
+   * direct Message (then it never existed: it is let go unstored).
+   */
   #end(): void {
     if (this.#over) return;
     this.#over = true;
+    if (!this.directReply) this.live.commit();
     this.updater.revoke();
     this.requestEvents?.end();
     this.#resolveSettled();
     const live = this.live;
+    const ended = () => this.#options.liveTasks.runEnded(live);
     if (live.execution === this) {
       live.execution = undefined;
-      const release = () => this.#options.liveTasks.release(live);
-      live.persist().then(release, release);
+      live.persist().then(ended, ended);
+    } else {
+      // Superseded: the newer run owns the task and its saves.
+      ended();
     }
   }
 }

@@ -22,12 +22,24 @@ export type SkillStatus =
 export interface SkillResult {
   /** The skill's answer: a string becomes a text part, any other JSON value a data part. */
   output?: JsonValue | undefined;
-  /** Default `COMPLETED`. An unknown value fails the task, naming the value. */
-  status?: SkillStatus | (string & {});
+  /**
+   * Default `COMPLETED`. A closed union: a typo is a compile error. A value
+   * outside it (from JavaScript) fails the task, naming the value.
+   */
+  status?: SkillStatus;
   /** Why the skill failed (FAILED / ERROR); becomes the status message. */
   error?: string | undefined;
   /** Structured data for the caller, sent as a second, data part tagged as skill metadata. */
   metadata?: JsonObject | undefined;
+  /**
+   * `"message"`: answer with a direct Message (spec §3.1.1) made of `output`
+   * and `metadata`, and store no task. Only for a skill registered with
+   * `directReplies: true`, and only while no task exists yet (the skill wrote
+   * nothing, the caller asked neither `returnImmediately` nor push
+   * notifications, the message started no task); otherwise the task completes
+   * with the output as usual. Default `"task"`.
+   */
+  replyAs?: "task" | "message" | undefined;
 }
 
 /** The exact table. QUEUED / RUNNING / IN_PROGRESS leave the task open. */

@@ -2,11 +2,12 @@
 import { getEventListeners } from "node:events";
 import { create, fromJson, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import { afterEach, describe, expect, it } from "vitest";
-import { AgentCardSchema, MessageSchema, TaskSchema } from "../../gen/a2a_pb.js";
+import { AgentCardSchema, MessageSchema, type StreamResponse, TaskSchema } from "../../gen/a2a_pb.js";
 import { InvalidAgentResponseError, TaskNotFoundError } from "../../src/a2a/errors.js";
 import { A2AExtension, ExtensionRegistry } from "../../src/a2a/extensions.js";
 import { Client, DEFAULT_TIMEOUT_MS } from "../../src/client/client.js";
 import { NovaOSConnectionError, NovaOSError, NovaOSValidationError } from "../../src/errors/novaos-errors.js";
+import { grpcTransport } from "../../src/grpc/index.js";
 import { BearerTokenAuth } from "../../src/http/auth.js";
 import { type RecordedRequest, sendJson, startHttpServer, type TestHttpServer } from "./support/http-server.js";
 
@@ -94,8 +95,14 @@ describe("construction", () => {
     expect([byCard.baseUrl, byCard.binding, byCard.tenant]).toEqual(["http://a.example/rest", "HTTP+JSON", "acme"]);
     await using byClient = Client.fromAgentCard(card, {
       config: { preferredBindings: ["GRPC", "JSONRPC"], useClientPreference: true },
+      transports: [grpcTransport()],
     });
     expect([byClient.baseUrl, byClient.binding]).toEqual(["http://a.example/grpc", "GRPC"]);
+    // Without a gRPC transport, the client's preference for gRPC passes to the next binding it can speak.
+    await using withoutGrpc = Client.fromAgentCard(card, {
+      config: { preferredBindings: ["GRPC", "JSONRPC"], useClientPreference: true },
+    });
+    expect([withoutGrpc.baseUrl, withoutGrpc.binding]).toEqual(["http://a.example/rpc", "JSONRPC"]);
     await using filtered = Client.fromAgentCard(card, { config: { preferredBindings: ["JSONRPC"] } });
     expect(filtered.baseUrl).toBe("http://a.example/rpc");
   });
@@ -109,6 +116,22 @@ describe("construction", () => {
     );
     expect(() => Client.fromAgentCard(card)).toThrow(NovaOSValidationError);
     expect(() => Client.fromAgentCard(card)).toThrow(/JSONRPC 0\.3/);
+  });
+
+  it("a gRPC interface without a gRPC transport fails with what to import, from a card or a URL", async () => {
+    const card = fromJson(
+      AgentCardSchema,
+      cardJson({
+        supportedInterfaces: [{ url: "grpc://a.example:50051", protocolBinding: "GRPC", protocolVersion: "1.0" }],
+      }),
+    );
+    const hint = /import \{ grpcTransport \} from "@novaos\/client-sdk\/grpc"/;
+    expect(() => Client.fromAgentCard(card)).toThrow(NovaOSValidationError);
+    expect(() => Client.fromAgentCard(card)).toThrow(hint);
+    expect(() => new Client({ baseUrl: "grpc://a.example:50051" })).toThrow(hint);
+    expect(() => new Client({ baseUrl: "http://a.example", binding: "GRPC" })).toThrow(hint);
+    await using withGrpc = Client.fromAgentCard(card, { transports: [grpcTransport()] });
+    expect(withGrpc.binding).toBe("GRPC");
   });
 });
 
@@ -308,6 +331,33 @@ describe("deadlines", () => {
 });
 
 describe("lifecycle", () => {
+  it("subscribeToTask ends cleanly where an agent closes the stream at a pause, and fails where it closes mid-work", async () => {
+    const frames: Record<string, string[]> = {
+      paused: ["TASK_STATE_INPUT_REQUIRED"],
+      cut: ["TASK_STATE_INPUT_REQUIRED", "TASK_STATE_WORKING"],
+    };
+    server = await startHttpServer((req, res) => {
+      const body = JSON.parse(req.body);
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      for (const [i, state] of (frames[body.params.id] ?? []).entries()) {
+        const result =
+          i === 0
+            ? { task: { ...completed, status: { state } } }
+            : { statusUpdate: { taskId: "t1", contextId: "c1", status: { state } } };
+        res.write(`data: ${JSON.stringify({ jsonrpc: "2.0", id: body.id, result })}\n\n`);
+      }
+      res.end();
+    });
+    await using client = new Client({ baseUrl: server.url });
+    const seen: StreamResponse[] = [];
+    for await (const frame of client.subscribeToTask("paused")) seen.push(frame);
+    expect(seen.map((f) => f.payload.case)).toEqual(["task"]);
+    const cut = (async () => {
+      for await (const _ of client.subscribeToTask("cut"));
+    })();
+    await expect(cut).rejects.toBeInstanceOf(NovaOSConnectionError);
+  });
+
   it("leaves no timer, listener or socket behind after calls, early exits and aborts", async () => {
     server = await startHttpServer((req, res) => {
       const body = JSON.parse(req.body);

@@ -17,6 +17,7 @@ import {
 import { isLastFrame } from "../../src/a2a/stream-frame.js";
 import { Client, type ClientOptions } from "../../src/client/client.js";
 import { NovaOSConnectionError } from "../../src/errors/novaos-errors.js";
+import { grpcTransport } from "../../src/grpc/index.js";
 import { BearerTokenAuth } from "../../src/http/auth.js";
 import { type A2AJsAgent, startA2AJsAgent } from "../client/support/a2a-js-agent.js";
 
@@ -40,7 +41,11 @@ function clientFor(
   options: Omit<ClientOptions, "baseUrl"> = {},
 ): Client {
   const card = fromJson(AgentCardSchema, target.cardJson);
-  return Client.fromAgentCard(card, { ...options, config: { ...options.config, preferredBindings: [binding] } });
+  return Client.fromAgentCard(card, {
+    transports: [grpcTransport()],
+    ...options,
+    config: { ...options.config, preferredBindings: [binding] },
+  });
 }
 
 function asTask(result: Task | Message): Task {
@@ -162,6 +167,21 @@ describe.each(BINDINGS)("our Client → a2a-js over %s", (binding) => {
     expect(frames[0]?.payload.case).toBe("task");
     const last = frames.at(-1) as StreamResponse;
     expect(last.payload.case === "statusUpdate" && last.payload.value.status?.state).toBe(TaskState.COMPLETED);
+  });
+
+  it("subscribeToTask on a paused task reads on past the pause to the terminal state a follow-up reaches", async () => {
+    await using client = clientFor(agent, binding);
+    await using answerer = clientFor(agent, binding);
+    const frames = await collect(client.sendStreamingMessage("input"));
+    const last = frames.at(-1) as StreamResponse;
+    const taskId = last.payload.case === "statusUpdate" ? last.payload.value.taskId : "";
+    const subscription = client.subscribeToTask(taskId);
+    const first = (await subscription.next()).value as StreamResponse;
+    expect(first.payload.case === "task" && first.payload.value.status?.state).toBe(TaskState.INPUT_REQUIRED);
+    await answerer.sendMessage("task", { taskId });
+    const rest = await collect({ [Symbol.asyncIterator]: () => subscription });
+    const end = rest.at(-1) as StreamResponse;
+    expect(end.payload.case === "statusUpdate" && end.payload.value.status?.state).toBe(TaskState.COMPLETED);
   });
 
   it("subscribeToTask on a finished task is UnsupportedOperationError", async () => {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { AgentDNSClient, GatewayClient, JwksTokenVerifier, type StreamEvent } from "../../src/index.js";
+import { AgentDNSClient } from "../../src/discovery/index.js";
 import { INSTANCE_ID_METADATA_KEY, registerWithLocalPlatform } from "../../src/local-platform/index.js";
+import { GatewayClient, type StreamEvent } from "../../src/platform/index.js";
+import { JwksTokenVerifier } from "../../src/security/token-verifier.js";
 import { bookingAgent, platform, researchAgent, serve } from "./support.js";
 
 async function collect(events: AsyncIterable<StreamEvent>): Promise<StreamEvent[]> {

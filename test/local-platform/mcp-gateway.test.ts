@@ -1,13 +1,8 @@
 import { describe, expect, it } from "vitest";
-import {
-  AgentBuilder,
-  createLogger,
-  createPlatformTools,
-  GatewayClient,
-  type StreamEvent,
-  ToolError,
-} from "../../src/index.js";
 import type { LocalPlatform } from "../../src/local-platform/index.js";
+import { GatewayClient, type StreamEvent } from "../../src/platform/index.js";
+import { AgentBuilder, createLogger, createPlatformTools } from "../../src/server/index.js";
+import { ToolError } from "../../src/tools/index.js";
 import { platform, serve } from "./support.js";
 
 /** The `output` of a `done` event's payload, parsed. */

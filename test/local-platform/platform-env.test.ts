@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { getDnsUrlFromEnv } from "../../src/index.js";
+import { getDnsUrlFromEnv } from "../../src/discovery/index.js";
 import { platformEnv, platformEnvFile } from "../../src/local-platform/index.js";
 import { platform } from "./support.js";
 

@@ -3,8 +3,11 @@
  * tests, closed after each test.
  */
 import { afterEach } from "vitest";
-import { AgentBuilder, type AgentServer, createLogger, TaskState, textPart } from "../../src/index.js";
+import { TaskState } from "../../gen/a2a_pb.js";
+import { textPart } from "../../src/a2a/parts.js";
 import { type LocalPlatform, startLocalPlatform } from "../../src/local-platform/index.js";
+import { type AgentServer, listen } from "../../src/node/index.js";
+import { AgentBuilder, createLogger } from "../../src/server/index.js";
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -19,7 +22,7 @@ export async function platform(): Promise<LocalPlatform> {
 }
 
 export async function serve(agent: AgentBuilder): Promise<AgentServer> {
-  const server = await agent.listen({ port: 0 });
+  const server = await listen(agent, { port: 0 });
   closers.push(() => server.close());
   return server;
 }

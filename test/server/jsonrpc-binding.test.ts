@@ -10,10 +10,10 @@ import { create } from "@bufbuild/protobuf";
 import { afterEach, describe, expect, it } from "vitest";
 import { StreamResponseSchema, TaskSchema, TaskState, TaskStatusSchema } from "../../gen/a2a_pb.js";
 import { InternalError } from "../../src/a2a/errors.js";
+import { createNodeListener } from "../../src/node/node-adapter.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { AgentBuilder } from "../../src/server/agent-builder.js";
 import { JsonRpcBinding } from "../../src/server/jsonrpc-binding.js";
-import { createNodeListener } from "../../src/server/node-adapter.js";
 import type { A2ARequestHandler } from "../../src/server/request-handler.js";
 import { openStream, type RunningServer, rpc, serveAgent, userMessage, V1 } from "./support/agent-server.js";
 
@@ -174,7 +174,8 @@ describe("malformed requests get typed errors, never an HTTP 500", () => {
     expect((await rpc(url, "ListTasks", { pageSize: 0 })).body.error.code).toBe(-32602);
     expect((await rpc(url, "ListTasks", { historyLength: -1 })).body.error.code).toBe(-32602);
     expect((await rpc(url, "ListTasks", { pageToken: "forged" })).body.error.code).toBe(-32602);
-    expect((await rpc(url, "ListTasks", { pageSize: 1000 })).body.result.pageSize).toBe(100);
+    expect((await rpc(url, "ListTasks", { pageSize: 1000 })).body.error.code).toBe(-32602);
+    expect((await rpc(url, "ListTasks", { pageSize: 100 })).body.result.pageSize).toBe(100);
   });
 
   it("answers other HTTP methods on the endpoint with 405 and unknown paths with 404", async () => {

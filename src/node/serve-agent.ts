@@ -6,7 +6,7 @@
  * the builder's one request handler, so they share tasks and stores.
  *
  * ```ts
- * const server = await agent.listen({ port: 8000, grpcPort: 50051, host: "0.0.0.0" });
+ * const server = await listen(agent, { port: 8000, grpcPort: 50051, host: "0.0.0.0" });
  * ```
  */
 import { once } from "node:events";
@@ -14,13 +14,16 @@ import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { type AgentInterface, AgentInterfaceSchema } from "../../gen/a2a_pb.js";
-import { AGENT_CARD_PATH, PROTOCOL_BINDING_GRPC } from "../a2a/constants.js";
+import { PROTOCOL_BINDING_GRPC } from "../a2a/constants.js";
+import { grpcTarget } from "../a2a/grpc-url.js";
 import { A2A_PROTOCOL_VERSION } from "../a2a/version.js";
-import type { AgentBuilder } from "./agent-builder.js";
-import { AgentCardBinding, type AgentCardOptions } from "./agent-card.js";
-import { DRAIN_GRACE_MS, HttpDrain, settlesWithin } from "./drain.js";
-import { type GrpcServer, listenGrpc } from "./grpc/grpc-server.js";
-import type { HttpBinding } from "./http-exchange.js";
+import type { AgentBuilder } from "../server/agent-builder.js";
+import { AgentCardBinding, type AgentCardOptions, withoutTrailingSlash } from "../server/agent-card.js";
+import { DRAIN_GRACE_MS, settlesWithin } from "../server/drain.js";
+import type { GrpcServer } from "../server/grpc/grpc-server.js";
+import type { HttpBinding } from "../server/http-exchange.js";
+import { recordServed } from "../server/served-interfaces.js";
+import { HttpDrain } from "./http-drain.js";
 import { createNodeListener } from "./node-adapter.js";
 
 type InterfaceInit = MessageInitShape<typeof AgentInterfaceSchema>;
@@ -34,10 +37,23 @@ export interface ListenOptions {
   readonly host?: string;
   /**
    * The URL callers reach the HTTP server at (behind a proxy or a load
-   * balancer). The card then names it, and its host with `grpcPort` for gRPC.
-   * Without it the served card names the URL each request came in on.
+   * balancer). The card names it (without a trailing slash), and its host
+   * with `grpcPort` for gRPC. Default: the listening address
+   * (`http://host:port`, `localhost` for a wildcard host).
    */
   readonly publicUrl?: string;
+  /**
+   * The address callers reach gRPC at, when it is not `publicUrl`'s host with
+   * `grpcPort`: a bare `host:port`, or a `grpc(s)://` or `http(s)://` URL
+   * (the card names it as `host:port`, decision B17).
+   */
+  readonly publicGrpcUrl?: string;
+  /**
+   * Name the URL each request came in on (its `Host`, `X-Forwarded-Proto`)
+   * in the served card instead of `publicUrl`, for an agent reached under
+   * several names; the card is then cached privately only. Default false.
+   */
+  readonly trustHostHeader?: boolean;
   /** The tenant every interface of the card carries; callers send it with each request (`/{tenant}/…`). */
   readonly tenant?: string;
   /** What the served card adds (description, provider, security…), or `false` to serve no card. */
@@ -66,7 +82,11 @@ export interface AgentCloseOptions {
  * `close({ drainMs })` drains first, for a shutdown.
  */
 export interface AgentServer extends AsyncDisposable {
-  /** The HTTP interface URL: `publicUrl`, else `http://host:port/` (`localhost` for a wildcard host). */
+  /**
+   * The HTTP base URL, ending with "/" so paths can be appended: `publicUrl`,
+   * else `http://host:port/` (`localhost` for a wildcard host). The card
+   * names it without the trailing slash.
+   */
   readonly url: string;
   /** The HTTP port this process listens on. */
   readonly port: number;
@@ -86,34 +106,27 @@ function authority(host: string, port: number): string {
   return `${host.includes(":") ? `[${host}]` : host}:${port}`;
 }
 
-/** Interfaces served right now, per agent, for `toAgentCard()`. */
-const servedByAgent = new WeakMap<object, Set<AgentServer>>();
-
-/** The interfaces of every server `agent` is running (none before `listen`). */
-// biome-ignore lint/suspicious/noExplicitAny: any tools type serves alike.
-export function servedInterfaces(agent: AgentBuilder<any>): AgentInterface[] {
-  return [...(servedByAgent.get(agent) ?? [])].flatMap((server) => server.interfaces);
-}
-
 /**
- * The card's interfaces for an HTTP base URL: one per served HTTP binding,
- * then gRPC on the same host name.
+ * The card's interfaces for an HTTP base URL: one per served HTTP binding at
+ * that URL (without a trailing slash), then gRPC at `grpcUrl`, else on the
+ * same host name at `grpcPort`.
  */
 function interfacesAt(
   httpBindings: readonly HttpBinding[],
   baseUrl: string,
-  grpcPort: number | undefined,
+  grpc: { readonly port: number; readonly url: string | undefined } | undefined,
   tenant: string,
 ): AgentInterface[] {
+  const url = withoutTrailingSlash(baseUrl);
   const iface = (init: InterfaceInit) =>
     create(AgentInterfaceSchema, { protocolVersion: A2A_PROTOCOL_VERSION, tenant, ...init });
   const out = httpBindings.flatMap((b) =>
-    b.protocolBinding ? [iface({ url: baseUrl, protocolBinding: b.protocolBinding })] : [],
+    b.protocolBinding ? [iface({ url, protocolBinding: b.protocolBinding })] : [],
   );
-  if (grpcPort !== undefined) {
+  if (grpc !== undefined) {
     out.push(
       iface({
-        url: authority(new URL(baseUrl).hostname.replace(/^\[|\]$/g, ""), grpcPort),
+        url: grpc.url ?? authority(new URL(url).hostname.replace(/^\[|\]$/g, ""), grpc.port),
         protocolBinding: PROTOCOL_BINDING_GRPC,
       }),
     );
@@ -123,15 +136,18 @@ function interfacesAt(
 
 /** Serves `agent` over JSON-RPC, HTTP+JSON and, with `grpcPort`, gRPC. */
 // biome-ignore lint/suspicious/noExplicitAny: any tools type serves alike.
-export async function listenAgent(agent: AgentBuilder<any>, options: ListenOptions): Promise<AgentServer> {
+export async function listen(agent: AgentBuilder<any>, options: ListenOptions): Promise<AgentServer> {
   const host = options.host ?? "127.0.0.1";
   const tenant = options.tenant ?? "";
   const publicUrl = options.publicUrl?.replace(/\/?$/, "/");
+  // Checked before anything listens: a gRPC address the card could not name is the caller's mistake.
+  const publicGrpcUrl = options.publicGrpcUrl === undefined ? undefined : grpcTarget(options.publicGrpcUrl);
   const protocols = agent.httpBindings({ agentCard: false });
   const grpc: GrpcServer | undefined =
     options.grpcPort === undefined
       ? undefined
-      : await listenGrpc(agent.requestHandler(), {
+      : // connect-node loads only for an agent that serves gRPC.
+        await (await import("../server/grpc/grpc-server.js")).listenGrpc(agent.requestHandler(), {
           port: options.grpcPort,
           host,
           logger: agent.logger,
@@ -140,26 +156,8 @@ export async function listenAgent(agent: AgentBuilder<any>, options: ListenOptio
           ...(options.grpcWeb === undefined ? {} : { grpcWeb: options.grpcWeb }),
         });
 
-  // The served card names the URL a request came in on, unless a public URL is configured.
-  const cardOptions = options.agentCard;
-  const card: HttpBinding[] =
-    cardOptions === false
-      ? []
-      : [
-          {
-            handle: (request) => {
-              if (request.path !== AGENT_CARD_PATH) return Promise.resolve(undefined);
-              const baseUrl = publicUrl ?? request.baseUrl;
-              const supportedInterfaces = baseUrl ? interfacesAt(protocols, baseUrl, grpc?.port, tenant) : [];
-              return new AgentCardBinding(
-                (o) => agent.toAgentCard(o),
-                { ...cardOptions, supportedInterfaces },
-                () => protocols,
-              ).handle(request);
-            },
-          },
-        ];
-  const bindings = [...card, ...protocols];
+  const grpcInterface = grpc ? { port: grpc.port, url: publicGrpcUrl } : undefined;
+  let bindings: readonly HttpBinding[] = protocols;
   const server = http.createServer();
   const drain = new HttpDrain(server);
   server.on("request", drain.listener(createNodeListener(() => bindings, { logger: agent.logger })));
@@ -173,17 +171,30 @@ export async function listenAgent(agent: AgentBuilder<any>, options: ListenOptio
   const { port } = server.address() as AddressInfo;
   const advertised = WILDCARD_HOSTS.has(host) ? "localhost" : host;
   const url = publicUrl ?? `http://${authority(advertised, port)}/`;
+  // Set before this turn ends, so before the first request: the card names the configured URL (else the
+  // listening address), or with trustHostHeader the URL each request came in on.
+  if (options.agentCard !== false) {
+    const card = new AgentCardBinding(
+      (o) => agent.toAgentCard(o),
+      options.agentCard ?? {},
+      (baseUrl) => interfacesAt(protocols, baseUrl, grpcInterface, tenant),
+      { publicUrl: url, trustHostHeader: options.trustHostHeader },
+      agent.logger,
+    );
+    bindings = [card, ...protocols];
+  }
 
   let closing: Promise<void> | undefined;
+  let forget = (): void => undefined;
   const running: AgentServer = {
     url,
     port,
     grpcPort: grpc?.port,
     grpcTarget: grpc ? authority(advertised, grpc.port) : undefined,
-    interfaces: interfacesAt(protocols, url, grpc?.port, tenant),
+    interfaces: interfacesAt(protocols, url, grpcInterface, tenant),
     close: (closeOptions = {}) => {
       closing ??= (async () => {
-        servedByAgent.get(agent)?.delete(running);
+        forget();
         const closed = once(server, "close");
         const { drainMs } = closeOptions;
         if (drainMs === undefined) {
@@ -207,8 +218,10 @@ export async function listenAgent(agent: AgentBuilder<any>, options: ListenOptio
     },
     [Symbol.asyncDispose]: () => running.close(),
   };
-  const served = servedByAgent.get(agent) ?? new Set<AgentServer>();
-  served.add(running);
-  servedByAgent.set(agent, served);
+  forget = recordServed(agent, running);
+  // One line per binding; the URL is bound, not logged, so the PII masker leaves its address alone.
+  for (const served of running.interfaces) {
+    agent.logger.child({ protocol_binding: served.protocolBinding, url: served.url }).info("listening");
+  }
   return running;
 }
