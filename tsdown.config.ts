@@ -40,6 +40,12 @@ export default defineConfig([
   },
   {
     ...common,
+    // The novaos-platform bin: one executable file (the shebang comes from src/local-platform/bin.ts).
+    entry: { "novaos-platform": "src/local-platform/bin.ts" },
+    dts: false,
+  },
+  {
+    ...common,
     // The novaos-a2a bin: one executable file (the shebang comes from src/cli/main.ts); its terminal
     // libraries stay dependencies, loaded by the bin only.
     entry: { cli: "src/cli/main.ts" },

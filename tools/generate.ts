@@ -17,6 +17,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writ
 import { tmpdir } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseYaml } from "@redocly/openapi-core";
 import openapiTS, { astToString } from "openapi-typescript";
 import { loadPinnedSpec, readSpecLock } from "./spec-lock.js";
 
@@ -67,7 +68,23 @@ async function generateOpenApi(outRoot: string): Promise<void> {
       defaultNonNullable: false,
     });
     writeFileSync(join(outDir, `${basename(file, ".yaml")}.ts`), astToString(ast));
+    writeDocument(join(specDir, file), outDir);
   }
+}
+
+/**
+ * The spec itself as a module (`gen/openapi/documents/<name>.ts`), for the
+ * local platform's request and response validation: no YAML parser and no
+ * file lookup at run time, and the same bytes in the ESM and CJS builds.
+ */
+function writeDocument(specFile: string, outDir: string): void {
+  const dir = join(outDir, "documents");
+  mkdirSync(dir, { recursive: true });
+  const document = JSON.stringify(parseYaml(readFileSync(specFile, "utf8")), null, 2);
+  writeFileSync(
+    join(dir, `${basename(specFile, ".yaml")}.ts`),
+    `export const document: { readonly [key: string]: unknown } = ${document};\n`,
+  );
 }
 
 function listFiles(dir: string): string[] {

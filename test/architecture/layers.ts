@@ -28,7 +28,8 @@ export type Area =
   | "protocol"
   | "index"
   | "cli"
-  | "fleet";
+  | "fleet"
+  | "local-platform";
 
 const BASE: readonly Area[] = ["gen", "a2a", "errors", "runtime"];
 const SHARED: readonly Area[] = [...BASE, "security", "capabilities", "messages", "http"];
@@ -66,6 +67,9 @@ export const MAY_IMPORT: Readonly<Record<Area, readonly Area[]>> = {
   cli: ["index", "server", "node", "grpc", "discovery", "platform", "security", "protocol"],
   // The PostgreSQL stores implement the server's store seam.
   fleet: [...SHARED, "server"],
+  // The local platform (its own entry and bin) runs agents with the client and serves what the platform
+  // clients and the tools call; nothing imports it.
+  "local-platform": [...SHARED, "memory", "server", "client", "discovery", "platform", "tools", "grpc", "node"],
 };
 
 /**
@@ -96,6 +100,7 @@ export const ENTRY_FOLDERS = [
   "security",
   "protocol",
   "fleet",
+  "local-platform",
 ] as const satisfies readonly Area[];
 
 /** Whether `file` (repository-relative) is a package entry. */

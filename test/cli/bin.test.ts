@@ -57,10 +57,12 @@ describe("the built bin", () => {
     expect(run.stdout).toContain("You said: from the bin");
   });
 
-  it("package.json's only bin is novaos-a2a → dist/cli.js, built by the tsdown config", async () => {
+  it("package.json's bins are novaos-a2a → dist/cli.js and novaos-platform → dist/novaos-platform.js, built by the tsdown config", async () => {
     const pkg = JSON.parse(await readFile(join(ROOT, "package.json"), "utf8")) as { bin: Record<string, string> };
-    expect(pkg.bin).toEqual({ "novaos-a2a": "./dist/cli.js" });
-    expect(await readFile(join(ROOT, "tsdown.config.ts"), "utf8")).toContain('entry: { cli: "src/cli/main.ts" }');
+    expect(pkg.bin).toEqual({ "novaos-a2a": "./dist/cli.js", "novaos-platform": "./dist/novaos-platform.js" });
+    const config = await readFile(join(ROOT, "tsdown.config.ts"), "utf8");
+    expect(config).toContain('entry: { cli: "src/cli/main.ts" }');
+    expect(config).toContain('entry: { "novaos-platform": "src/local-platform/bin.ts" }');
   });
 });
 

@@ -1,0 +1,44 @@
+/**
+ * `@novaos/client-sdk/local-platform`: the NovaOS platform services on one
+ * machine, for running, demoing and testing agents end to end without a
+ * cluster. Its own entry, so nothing of it lands in a client or agent
+ * bundle. See docs/local-platform.md.
+ */
+export { DEFAULT_DNS_PAGE_SIZE, LOCAL_REGISTER_PATH } from "./agent-dns-service.js";
+export {
+  AgentRegistry,
+  INSTANCE_ID_METADATA_KEY,
+  type RegisterAgentOptions,
+  type RegisteredAgent,
+} from "./agent-registry.js";
+export {
+  EXECUTION_TOKEN_TTL_SECONDS,
+  type ExecutionTokenGrant,
+  ExecutionTokenIssuer,
+  LOCAL_TOKEN_ISSUER,
+  type MintOptions,
+} from "./execution-tokens.js";
+export { LOCAL_USER_ID } from "./gateway-service.js";
+export {
+  LOCAL_SERVICES,
+  LOCAL_TENANT,
+  type LocalPlatform,
+  type LocalPlatformOptions,
+  type LocalService,
+  startLocalPlatform,
+} from "./local-platform.js";
+export { platformEnv, platformEnvFile, TOKEN_ISSUER_ENV } from "./platform-env.js";
+export type { Run, RunEvent, RunStatus } from "./run.js";
+export { registerWithLocalPlatform, type SelfRegisterOptions } from "./self-register.js";
+export {
+  type EventStreamReply,
+  type ExtraRoute,
+  type JsonReply,
+  MAX_REQUEST_BODY_BYTES,
+  type OperationCall,
+  type OperationHandler,
+  PlatformReplyError,
+  SpecRouter,
+  type SpecRouterOptions,
+} from "./spec-router.js";
+export { type SpecViolationDirection, SpecViolationError } from "./spec-violation.js";
