@@ -103,7 +103,7 @@ export type ToolEventJson = {
   call_id?: string;
 
   /**
-   * The tool, e.g. `knowledge.search`.
+   * The tool's fully qualified name, e.g. `novaos.knowledge.query`.
    *
    * @generated from field: string tool_name = 3 [json_name = "tool_name"];
    */
