@@ -17,7 +17,8 @@ import { type AgentInterface, AgentInterfaceSchema } from "../../gen/a2a_pb.js";
 import { AGENT_CARD_PATH, PROTOCOL_BINDING_GRPC } from "../a2a/constants.js";
 import { A2A_PROTOCOL_VERSION } from "../a2a/version.js";
 import type { AgentBuilder } from "./agent-builder.js";
-import { AgentCardBinding, type AgentCardOptions } from "./agent-card.js";
+import { AgentCardBinding, type AgentCardOptions, checkCardSecurityOptions } from "./agent-card.js";
+import { AuthNotConfiguredError, CHOOSE_AN_AUTH_MODE, isLoopbackHost } from "./auth/loopback.js";
 import { type GrpcServer, listenGrpc } from "./grpc/grpc-server.js";
 import type { HttpBinding } from "./http-exchange.js";
 import { createNodeListener } from "./node-adapter.js";
@@ -29,7 +30,10 @@ export interface ListenOptions {
   readonly port: number;
   /** The gRPC port (also Connect and gRPC-Web). Without it gRPC is not served. 0 picks a free port. */
   readonly grpcPort?: number;
-  /** The address both servers bind to. Default `127.0.0.1`; `0.0.0.0` or `::` to accept remote callers. */
+  /**
+   * The address both servers bind to. Default `127.0.0.1`; `0.0.0.0` or `::`
+   * to accept remote callers, which an agent without an `auth` mode refuses.
+   */
   readonly host?: string;
   /**
    * The URL callers reach the HTTP server at (behind a proxy or a load
@@ -39,7 +43,7 @@ export interface ListenOptions {
   readonly publicUrl?: string;
   /** The tenant every interface of the card carries; callers send it with each request (`/{tenant}/…`). */
   readonly tenant?: string;
-  /** What the served card adds (description, provider, security…), or `false` to serve no card. */
+  /** What the served card adds (description, provider…), or `false` to serve no card. Security is the auth mode's. */
   readonly agentCard?: Omit<AgentCardOptions, "supportedInterfaces"> | false;
   /** Also answer Connect and gRPC-Web on the gRPC port. Default true. */
   readonly connect?: boolean;
@@ -107,6 +111,12 @@ function interfacesAt(
 // biome-ignore lint/suspicious/noExplicitAny: any tools type serves alike.
 export async function listenAgent(agent: AgentBuilder<any>, options: ListenOptions): Promise<AgentServer> {
   const host = options.host ?? "127.0.0.1";
+  if (agent.auth === undefined && !isLoopbackHost(host)) {
+    throw new AuthNotConfiguredError(
+      `Refusing to listen on ${host}: this agent has no authentication configured, so it serves its own machine only (listen on 127.0.0.1, or ${CHOOSE_AN_AUTH_MODE})`,
+    );
+  }
+  if (options.agentCard) checkCardSecurityOptions(options.agentCard, agent.auth);
   const tenant = options.tenant ?? "";
   const publicUrl = options.publicUrl?.replace(/\/?$/, "/");
   const protocols = agent.httpBindings({ agentCard: false });

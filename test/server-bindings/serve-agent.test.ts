@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { A2AService, AgentInterfaceSchema } from "../../gen/a2a_pb.js";
 import { readSseEvents } from "../../src/a2a/sse.js";
 import { createLogger } from "../../src/runtime/logger.js";
-import { AgentBuilder } from "../../src/server/agent-builder.js";
+import { AgentBuilder, type AgentBuilderOptions } from "../../src/server/agent-builder.js";
 import type { AgentServer } from "../../src/server/serve-agent.js";
 
 const V1 = { "A2A-Version": "1.0" };
@@ -30,8 +30,8 @@ function grpcClient(target: string) {
 let held: { taskId: string; release: () => void } | undefined;
 let onHeld: () => void = () => undefined;
 
-function buildAgent(): AgentBuilder {
-  const agent = new AgentBuilder({ name: "served", logger });
+function buildAgent(options: Pick<AgentBuilderOptions, "auth"> = {}): AgentBuilder {
+  const agent = new AgentBuilder({ name: "served", logger, ...options });
   agent.skill("hold", async (ctx) => {
     await new Promise<void>((resolve) => {
       held = { taskId: ctx.taskId, release: resolve };
@@ -91,7 +91,8 @@ describe("agent.listen: one AgentBuilder over JSON-RPC, HTTP+JSON and gRPC", () 
   });
 
   it("names the host a request came in on in the served card, for the gRPC interface too", async () => {
-    running = await buildAgent().listen({ port: 0, grpcPort: 0, host: "0.0.0.0" });
+    // A wildcard address serves beyond this machine: only an agent with an auth mode may listen there.
+    running = await buildAgent({ auth: "none" }).listen({ port: 0, grpcPort: 0, host: "0.0.0.0" });
     const { port, grpcPort } = running;
     expect(running.url).toBe(`http://localhost:${port}/`);
     const served = await (await fetch(`http://127.0.0.1:${port}/.well-known/agent-card.json`)).json();
