@@ -7,6 +7,7 @@
  * one every binding runs (execution-token-bindings.test.ts covers each
  * binding); here JSON-RPC carries the calls, gRPC one of them.
  */
+import { Writable } from "node:stream";
 import { jwtVerify, SignJWT } from "jose";
 import { afterEach, describe, expect, it } from "vitest";
 import { PermissionDeniedError } from "../../src/a2a/errors.js";
@@ -283,5 +284,34 @@ describe("the card's security follows the auth mode", () => {
     await expect(agent.listen({ port: 0, agentCard: security })).rejects.toThrow("follow from");
     const unchosen = new AgentBuilder({ name: "y" });
     expect(Object.keys(unchosen.toAgentCard(security).securitySchemes)).toEqual(["bearer"]);
+  });
+});
+
+describe("refusals", () => {
+  it("are logged at warn with the binding and the reason, never the credential", async () => {
+    const lines: Record<string, unknown>[] = [];
+    const logger = createLogger({
+      level: "warn",
+      destination: new Writable({
+        write(chunk, _encoding, done) {
+          lines.push(JSON.parse(String(chunk)));
+          done();
+        },
+      }),
+    });
+    const { url } = await serve({ auth: { mode: "apiKey", keys: { "key-of-ci": { principal: "ci" } } }, logger });
+    await send(url, { "X-API-Key": "guessed-key-123" });
+    await send(url, {});
+    await send(url, { "X-API-Key": "key-of-ci" });
+    expect(lines.map(({ level, message, binding, reason }) => ({ level, message, binding, reason }))).toEqual([
+      { level: "warn", message: "call refused", binding: "JSONRPC", reason: "The API key was refused" },
+      {
+        level: "warn",
+        message: "call refused",
+        binding: "JSONRPC",
+        reason: "This agent requires an API key (X-API-Key)",
+      },
+    ]);
+    expect(JSON.stringify(lines)).not.toContain("guessed-key-123");
   });
 });
