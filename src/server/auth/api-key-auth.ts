@@ -5,7 +5,6 @@
  * by the digest of the key presented, so the lookup's timing says nothing
  * about the keys.
  */
-import { createHash } from "node:crypto";
 import { type HeadersLike, headerValue } from "../../a2a/headers.js";
 import { DEFAULT_API_KEY_HEADER } from "../../http/auth.js";
 import {
@@ -41,16 +40,22 @@ export interface ApiKeyAuthOptions {
   readonly description?: string;
 }
 
-const digest = (key: string): string => createHash("sha256").update(key, "utf8").digest("base64");
+/** A key's SHA-256, base64: what a listed key is held and looked up as. */
+async function digest(key: string): Promise<string> {
+  const hash = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key));
+  return Buffer.from(hash).toString("base64");
+}
 
-/** A lookup over a fixed list, by digest; empty keys are refused when the list is made. */
-function listedKeys(keys: Readonly<Record<string, CallerIdentityInit>> | ReadonlyMap<string, CallerIdentityInit>) {
-  const byDigest = new Map<string, CallerIdentityInit>();
-  for (const [key, caller] of keys instanceof Map ? keys : Object.entries(keys)) {
-    if (!key) throw new TypeError('auth { mode: "apiKey" }: an API key cannot be empty');
-    byDigest.set(digest(key), caller);
-  }
-  return (key: string) => byDigest.get(digest(key));
+/** A lookup over a fixed list, by digest; an empty key is refused when the list is made. */
+function listedKeys(
+  keys: Readonly<Record<string, CallerIdentityInit>> | ReadonlyMap<string, CallerIdentityInit>,
+): ApiKeyLookup {
+  const listed = [...(keys instanceof Map ? keys : Object.entries(keys))] as [string, CallerIdentityInit][];
+  if (listed.some(([key]) => !key)) throw new TypeError('auth { mode: "apiKey" }: an API key cannot be empty');
+  const byDigest = Promise.all(listed.map(async ([key, caller]) => [await digest(key), caller] as const)).then(
+    (entries) => new Map(entries),
+  );
+  return async (key) => (await byDigest).get(await digest(key));
 }
 
 export class ApiKeyAuthenticator implements Authenticator {
