@@ -1,8 +1,8 @@
 /**
  * Tasks belong to their owner: a task stored for another caller answers, on
  * every method, exactly as a task that does not exist, so ids cannot be probed.
- * (Callers are not authenticated yet, so every caller here is the empty owner
- * and the foreign task is put in the store directly.)
+ * (The caller here is the anonymous one of a local agent; the foreign task is
+ * put in the store directly. test/auth/ covers authenticated callers.)
  */
 import { create } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
