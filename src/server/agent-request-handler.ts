@@ -58,7 +58,6 @@ import { isTerminalState } from "../a2a/task-state.js";
 import { messageText } from "../a2a/text.js";
 import { checkVersion, requestedVersion } from "../a2a/version.js";
 import { readPlatformContext } from "../messages/platform-context.js";
-import { NOVAOS_CONTEXT_HEADERS } from "../runtime/execution-context.js";
 import type { Logger } from "../runtime/logger.js";
 import { AgentExecutionContext, type ToolsFactory } from "./agent-execution-context.js";
 import { type Authenticator, challengeOf } from "./auth/authenticator.js";
@@ -178,15 +177,14 @@ export class AgentRequestHandler implements A2ARequestHandler {
     throw error;
   }
 
-  /** Whether the `authorize` hook lets `caller` act on another owner's task (or, without a task, list them all). */
+  /**
+   * Whether the `authorize` hook lets `caller` act on another owner's task
+   * (or, without a task, list them all). Asked only after the owner check
+   * says no, so a caller's own task costs no await.
+   */
   async #widened(caller: CallerIdentity, action: A2AMethodName, task: StoredTask | undefined): Promise<boolean> {
     const authorize = this.#options.authorize;
     return authorize !== undefined && (await authorize(caller, action, task)) === true;
-  }
-
-  /** Whether `caller` may act on `task` by `action`: its own, or one the hook lets it reach. */
-  async #reaches(caller: CallerIdentity, action: A2AMethodName, task: StoredTask): Promise<boolean> {
-    return task.owner === caller.principal || (await this.#widened(caller, action, task));
   }
 
   // ---------------------------------------------------------------- messages
@@ -245,7 +243,8 @@ export class AgentRequestHandler implements A2ARequestHandler {
     // A fresh id names no task: only a given or run-seeded id is looked up.
     const existing = named ? await this.#find(taskId, scope) : undefined;
     // A task the caller may not reach is not its to continue, and its id is taken: not found, as an unknown id.
-    if ((message.taskId && !existing) || (existing && !(await this.#reaches(caller, action, existing)))) {
+    const foreign = existing !== undefined && existing.owner !== owner;
+    if ((message.taskId && !existing) || (foreign && !(await this.#widened(caller, action, existing)))) {
       throw taskNotFound(taskId);
     }
     if (existing) checkAcceptsMessages(existing.task, message);
@@ -371,7 +370,8 @@ export class AgentRequestHandler implements A2ARequestHandler {
     const unresolved: string[] = [];
     for (const id of ids) {
       const found = await this.#find(id, scope);
-      if (found && found.task.contextId === contextId && (await this.#reaches(caller, action, found))) {
+      const reached = found && (found.owner === caller.principal || (await this.#widened(caller, action, found)));
+      if (reached && found.task.contextId === contextId) {
         resolved.push(snapshotTask(found.task));
       } else {
         unresolved.push(id);
@@ -410,7 +410,9 @@ export class AgentRequestHandler implements A2ARequestHandler {
     this.#negotiate(context, request.metadata);
     const scope = scopeOf(request.tenant, caller);
     const running = this.liveTasks.get(request.id, scope);
-    if (running && !(await this.#reaches(caller, "CancelTask", running))) throw taskNotFound(request.id);
+    if (running && running.owner !== caller.principal && !(await this.#widened(caller, "CancelTask", running))) {
+      throw taskNotFound(request.id);
+    }
     const stored = running ? undefined : await this.#findTask(request.id, scope, caller, "CancelTask");
     const live =
       this.liveTasks.get(request.id, scope) ??
@@ -480,8 +482,8 @@ export class AgentRequestHandler implements A2ARequestHandler {
   /** A task the caller reaches: -32001 for an unknown and an unreachable task alike, so ids cannot be probed. */
   async #findTask(taskId: string, scope: string, caller: CallerIdentity, action: A2AMethodName): Promise<StoredTask> {
     const found = await this.#find(taskId, scope);
-    if (!found || !(await this.#reaches(caller, action, found))) throw taskNotFound(taskId);
-    return found;
+    if (found && (found.owner === caller.principal || (await this.#widened(caller, action, found)))) return found;
+    throw taskNotFound(taskId);
   }
 
   // ----------------------------------------------------- push notifications

@@ -36,6 +36,9 @@ export function tenantUserPrincipal(tenantId: string, userId: string): string {
   return `${tenantId.length}:${tenantId}${userId}`;
 }
 
+const NO_SCOPES: readonly string[] = Object.freeze([]);
+const NO_CLAIMS: Readonly<Record<string, unknown>> = Object.freeze({});
+
 export class CallerIdentity {
   /** The auth mode that authenticated the caller (`executionToken`, `bearer`, …); "" when nothing was checked. */
   readonly mode: string;
@@ -62,8 +65,8 @@ export class CallerIdentity {
     this.runId = init.runId ?? "";
     this.agentId = init.agentId ?? "";
     this.instanceId = init.instanceId ?? "";
-    this.scopes = Object.freeze([...(init.scopes ?? [])]);
-    this.claims = Object.freeze({ ...init.claims });
+    this.scopes = init.scopes ? Object.freeze([...init.scopes]) : NO_SCOPES;
+    this.claims = init.claims ? Object.freeze({ ...init.claims }) : NO_CLAIMS;
     this.#token = init.token || undefined;
     Object.freeze(this);
   }

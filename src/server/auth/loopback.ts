@@ -48,12 +48,16 @@ function ipv6Groups(text: string): number[] | undefined {
   return [...head, ...new Array<number>(missing).fill(0), ...tail];
 }
 
+const COMMON_LOOPBACK: ReadonlySet<string> = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1"]);
+
 /**
  * Whether `address` (as a socket reports it) is a loopback address:
  * 127.0.0.0/8, ::1, or 127.0.0.0/8 mapped into IPv6 (`::ffff:127.0.0.1`).
  */
 export function isLoopbackAddress(address: string | undefined): boolean {
   if (!address) return false;
+  // What a local caller's socket says, nearly always: no parsing on every call.
+  if (COMMON_LOOPBACK.has(address)) return true;
   const text = address.toLowerCase().replace(/%.*$/, "");
   const v4 = ipv4Bytes(text);
   if (v4) return v4[0] === 127;
