@@ -60,6 +60,7 @@ export * from "./platform/index.js";
 // Foundations of the platform clients and tools: the one retry + circuit-breaker policy and the clock it waits on,
 // W3C trace context and spans over @opentelemetry/api (no-op without an SDK; configureOtel exports over OTLP),
 // and JSON Schema validation of caller-supplied schemas.
+export { backoffDelayMs } from "./runtime/backoff.js";
 export { type Clock, systemClock } from "./runtime/clock.js";
 // Process configuration from the environment (allowed hosts, tool timeout, deployment environment).
 export * from "./runtime/config.js";
@@ -91,3 +92,4 @@ export {
 export { type ToolCallTraceOptions, TRACER_NAME, tracedGatewayCall, tracedToolCall } from "./runtime/tracing.js";
 export * from "./security/index.js";
 export * from "./server/index.js";
+export * from "./tools/index.js";

@@ -2,3 +2,4 @@
 export * from "./auth.js";
 export { CallTimeoutError } from "./call-scope.js";
 export { BodyTooLargeError } from "./capped-body.js";
+export { customHeaders, isSafeCustomHeaderName } from "./custom-headers.js";

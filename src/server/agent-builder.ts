@@ -19,6 +19,7 @@ import { DEFAULT_MAX_BODY_BYTES } from "../a2a/jsonrpc.js";
 import { createLogger, type Logger } from "../runtime/logger.js";
 import { maskPii, maskPiiInObject } from "../security/pii.js";
 import { type AgentCardOptions, buildAgentCard, checkCardSecurityOptions } from "./agent-card.js";
+import type { ToolBindings } from "../tools/tool-bindings.js";
 import type { ToolsFactory } from "./agent-execution-context.js";
 import { AgentRequestHandler, type ExtendedAgentCardProvider } from "./agent-request-handler.js";
 import { type AgentAuth, authenticatorFor } from "./auth/agent-auth.js";
@@ -41,7 +42,7 @@ export const DEFAULT_OUTPUT_MODES: readonly string[] = ["text/plain", "applicati
 /** What the card says the agent accepts when the builder does not say otherwise. */
 export const DEFAULT_INPUT_MODES: readonly string[] = ["text/plain", "application/json"];
 
-export interface AgentBuilderOptions<TTools = never> {
+export interface AgentBuilderOptions<TTools = ToolBindings> {
   name: string;
   /** Default `0.1.0`. */
   version?: string;
@@ -64,7 +65,11 @@ export interface AgentBuilderOptions<TTools = never> {
   defaultInputModes?: Iterable<string>;
   /** Where `ctx.getSecret()` reads secrets delivered with a request. */
   secrets?: SecretSource;
-  /** Builds `ctx.tools` for an execution (the platform tools seam). */
+  /**
+   * Builds `ctx.tools` for a run. Default: the platform tools (`ToolBindings`)
+   * of the MCP Gateway at `MCP_GATEWAY_URL`, with the run's own token,
+   * tenant, trace and custom headers (`createPlatformTools`).
+   */
   tools?: ToolsFactory<TTools>;
   /** Root logger; default JSON lines on stdout with PII masked. */
   logger?: Logger;
@@ -101,7 +106,7 @@ export interface ServeOptions {
 
 const PII_MASKER: OutputMasker = { text: maskPii, json: maskPiiInObject };
 
-export class AgentBuilder<TTools = never> {
+export class AgentBuilder<TTools = ToolBindings> {
   readonly name: string;
   readonly version: string;
   readonly description: string;

@@ -1,7 +1,8 @@
 /**
  * What a skill receives besides its input text: who is calling and why (the
  * NovaOS platform context and the pod headers), the A2A request itself, its
- * task, cancellation, logging, secrets, tools and the extensions in force.
+ * task, cancellation, logging, secrets, the platform tools (`ctx.tools`) and
+ * the extensions in force.
  *
  * Identity fields prefer the authenticated caller (`identity`: the verified
  * execution token's claims, or the pod headers the auth-proxy set) over the
@@ -14,13 +15,16 @@ import type { Message, Task } from "../../gen/a2a_pb.js";
 import type { ExtensionActivation } from "../a2a/extensions.js";
 import type { HeadersLike } from "../a2a/headers.js";
 import { headerValue } from "../a2a/headers.js";
-import { NovaOSError, SecretNotDeliveredError } from "../errors/novaos-errors.js";
+import { SecretNotDeliveredError } from "../errors/novaos-errors.js";
+import { customHeaders } from "../http/custom-headers.js";
 import type { PlatformContext } from "../messages/platform-context.js";
+import type { ToolEvent } from "../messages/tool-event.js";
 import { EXECUTION_TOKEN_ENV, ExecutionContext } from "../runtime/execution-context.js";
 import { getAgentLogger, type Logger } from "../runtime/logger.js";
 import { raceSignal } from "../runtime/race-signal.js";
+import { type SchemaViolation, validateAgainstSchema } from "../runtime/schema-validation.js";
+import type { ToolBindings } from "../tools/tool-bindings.js";
 import type { CallerIdentity } from "./auth/caller-identity.js";
-import { customHeaders } from "./custom-headers.js";
 import type { SecretCallInfo, SecretSource } from "./secret-source.js";
 import type { TaskUpdater } from "./task-updater.js";
 
@@ -35,12 +39,10 @@ export interface ConversationTurn {
 /** Builds the tools a skill reaches through `ctx.tools`, once per execution, on first use. */
 export type ToolsFactory<TTools> = (ctx: AgentExecutionContext<unknown>) => TTools;
 
-/** `ctx.tools` was read on an agent built without a `tools` factory. */
-export class ToolsNotConfiguredError extends NovaOSError {
-  static override readonly brand: string = "ToolsNotConfiguredError";
-  constructor() {
-    super("ctx.tools is not configured: pass `tools` to new AgentBuilder({ ... }) to give skills platform tools");
-  }
+/** @internal Where a run's tool events go: the harness's execution of the run. */
+export interface ToolEventChannel {
+  emitToolEvent(event: ToolEvent): void;
+  readonly bufferedToolEvents: readonly ToolEvent[];
 }
 
 /** @internal What the harness knows when it builds a context. */
@@ -63,10 +65,11 @@ export interface AgentExecutionContextInit<TTools> {
   readonly unresolvedReferenceTaskIds: readonly string[];
   readonly logger: Logger;
   readonly secrets: SecretSource | undefined;
-  readonly tools: ToolsFactory<TTools> | undefined;
+  readonly tools: ToolsFactory<TTools>;
+  readonly toolEvents: ToolEventChannel;
 }
 
-export class AgentExecutionContext<TTools = never> {
+export class AgentExecutionContext<TTools = ToolBindings> {
   readonly #init: AgentExecutionContextInit<TTools>;
   #logger: Logger | undefined;
   #tools: { value: TTools } | undefined;
@@ -137,6 +140,15 @@ export class AgentExecutionContext<TTools = never> {
   /** A JSON Schema the caller wants the output to follow, if any. */
   get outputSchema(): JsonObject | undefined {
     return this.#init.platform?.outputSchema;
+  }
+
+  /**
+   * The ways `value` breaks `outputSchema` (`validateAgainstSchema`: never
+   * throws, nothing fetched); empty when it conforms or no schema was asked for.
+   */
+  validateOutput(value: unknown): SchemaViolation[] {
+    const schema = this.outputSchema;
+    return schema === undefined ? [] : validateAgainstSchema(schema, value);
   }
 
   /** Earlier turns, oldest first; empty means none were supplied, not that this is the first turn. */
@@ -278,14 +290,30 @@ export class AgentExecutionContext<TTools = never> {
     return this.#logger;
   }
 
-  /** The platform tools given to the AgentBuilder; throws `ToolsNotConfiguredError` when there are none. */
+  /**
+   * The platform tools of this run, built on first use: by default
+   * `ToolBindings` over `MCP_GATEWAY_URL` with this run's token, tenant,
+   * trace and custom headers (calls throw `ToolsNotConfiguredError` naming
+   * the variable when it is unset); else what the AgentBuilder's `tools`
+   * factory builds.
+   */
   get tools(): TTools {
-    if (!this.#tools) {
-      const factory = this.#init.tools;
-      if (!factory) throw new ToolsNotConfiguredError();
-      this.#tools = { value: factory(this as AgentExecutionContext<unknown>) };
-    }
+    this.#tools ??= { value: this.#init.tools(this as AgentExecutionContext<unknown>) };
     return this.#tools.value;
+  }
+
+  /**
+   * Puts a tool event on this run's way to the caller: live on the stream of
+   * a SendStreamingMessage, else into the final message (`bufferedEvents`).
+   * The platform tools emit theirs; a tool of your own may too.
+   */
+  emitToolEvent(event: ToolEvent): void {
+    this.#init.toolEvents.emitToolEvent(event);
+  }
+
+  /** The tool events kept for the final message of a non-streaming request; always empty on a streaming one. */
+  get bufferedEvents(): readonly ToolEvent[] {
+    return [...this.#init.toolEvents.bufferedToolEvents];
   }
 
   /**

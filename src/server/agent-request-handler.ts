@@ -71,6 +71,7 @@ import { listTasks } from "./list-tasks.js";
 import { LiveTasks, snapshotTask } from "./live-task.js";
 import { anyMediaTypeMatches } from "./media-types.js";
 import { newTask, sendMessageResponse, streamResponse } from "./message-literals.js";
+import { platformToolsFactory } from "./platform-tools.js";
 import type { PushNotificationConfigStore } from "./push-config-store.js";
 import { randomUuid } from "./random-uuid.js";
 import type { A2ARequestHandler } from "./request-handler.js";
@@ -94,6 +95,7 @@ export interface AgentRequestHandlerOptions {
   readonly pushNotificationStore: PushNotificationConfigStore | undefined;
   readonly defaultOutputModes: readonly string[];
   readonly secrets: SecretSource | undefined;
+  /** Builds `ctx.tools`; default: the platform tools of `MCP_GATEWAY_URL` (platform-tools.ts). */
   readonly tools: ToolsFactory<unknown> | undefined;
   readonly logger: Logger;
   readonly masker: OutputMasker | undefined;
@@ -136,10 +138,12 @@ export class AgentRequestHandler implements A2ARequestHandler {
   /** The tasks with something happening to them right now. */
   readonly liveTasks = new LiveTasks();
   readonly #options: AgentRequestHandlerOptions;
+  readonly #tools: ToolsFactory<unknown>;
   #noExtensions: ExtensionActivation | undefined;
 
   constructor(options: AgentRequestHandlerOptions) {
     this.#options = options;
+    this.#tools = options.tools ?? platformToolsFactory();
   }
 
   /**
@@ -325,7 +329,8 @@ export class AgentRequestHandler implements A2ARequestHandler {
       unresolvedReferenceTaskIds: references.unresolved,
       logger: this.#options.logger,
       secrets: this.#options.secrets,
-      tools: this.#options.tools,
+      tools: this.#tools,
+      toolEvents: execution,
     });
     // Starting writes WORKING, which stores the task.
     execution.start(route.skill.handler, ctx, messageText(message));

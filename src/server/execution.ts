@@ -17,8 +17,13 @@
  * 5. The skill closed the task itself through its updater: that wins over the
  *    SkillResult it returns.
  * Otherwise the returned SkillResult decides (see skill-result.ts).
+ *
+ * The run is also where its tool events go (`tool.call` / `tool.result`):
+ * live on the task's streams when a SendStreamingMessage started it, in
+ * order with the skill's own writes; otherwise collected and folded into
+ * the final message the harness writes.
  */
-import { create, fromJson, type JsonValue } from "@bufbuild/protobuf";
+import { create, fromJson, type JsonValue, toJson } from "@bufbuild/protobuf";
 import { ValueSchema } from "@bufbuild/protobuf/wkt";
 import { context, SpanStatusCode, trace } from "@opentelemetry/api";
 import { type Part, PartSchema, type StreamResponse, TaskState } from "../../gen/a2a_pb.js";
@@ -26,9 +31,10 @@ import { withFiniteJson } from "../a2a/message-values.js";
 import { isInterruptedState } from "../a2a/task-state.js";
 import { skillErrorPart } from "../messages/error-message.js";
 import { skillMetadataPart } from "../messages/metadata-part.js";
+import { type ToolEvent, toolEventsPart } from "../messages/tool-event.js";
 import { runInCopiedScope } from "../runtime/context-var.js";
 import type { Logger } from "../runtime/logger.js";
-import type { AgentExecutionContext } from "./agent-execution-context.js";
+import type { AgentExecutionContext, ToolEventChannel } from "./agent-execution-context.js";
 import { type CancellationReason, CancelledError, isCancellation } from "./cancellation.js";
 import type { Subscription } from "./event-queue.js";
 import type { LiveTask, LiveTasks } from "./live-task.js";
@@ -68,7 +74,7 @@ type Outcome =
 const PREEMPTED: Outcome = { kind: "preempted" };
 const tracer = trace.getTracer("@novaos/client-sdk");
 
-export class Execution {
+export class Execution implements ToolEventChannel {
   readonly live: LiveTask;
   readonly updater: TaskUpdater;
   /** The events the starting request streams; ends when this run ends. Only for streaming requests. */
@@ -82,6 +88,8 @@ export class Execution {
   #resolveSettled!: () => void;
   /** Settles the run's outcome: with the skill's, or with "preempted" first. */
   #settleOutcome: ((outcome: Outcome) => void) | undefined;
+  /** The tool events of a non-streaming run, for its final message (made by the first one). */
+  #toolEvents: ToolEvent[] | undefined;
 
   /** Registers as the task's current execution; the caller must have preempted any earlier one. */
   constructor(options: ExecutionOptions) {
@@ -116,6 +124,28 @@ export class Execution {
   start(handler: SkillHandler, ctx: AgentExecutionContext<unknown>, inputText: string): void {
     if (this.live.task.status?.state !== TaskState.WORKING) this.#logFailure(this.live.writeStatus(TaskState.WORKING));
     void this.#run(handler, ctx, inputText);
+  }
+
+  /**
+   * A tool event of this run: on a streaming run a status update on the
+   * task's streams now (not stored), else kept for the final message. Masked
+   * like the output when the agent masks PII. Dropped once the run is over.
+   */
+  emitToolEvent(event: ToolEvent): void {
+    if (this.#over) return;
+    const shown = this.#maskEvent(event);
+    if (!this.#options.stream) {
+      this.#toolEvents ??= [];
+      this.#toolEvents.push(shown);
+      return;
+    }
+    const task = this.live.task;
+    this.live.announce(agentMessage(randomUuid(), task.id, task.contextId, [toolEventsPart([shown])]));
+  }
+
+  /** The tool events kept for the final message (none on a streaming run). */
+  get bufferedToolEvents(): readonly ToolEvent[] {
+    return this.#toolEvents ?? [];
   }
 
   /** @internal The live task reached `state` while this run owned it. */
@@ -262,8 +292,20 @@ export class Execution {
     return this.#options.masker ? this.#options.masker.text(text) : text;
   }
 
-  /** A status write with an agent message (none when there are no parts). */
-  async #write(state: TaskState, parts: Part[]): Promise<void> {
+  #maskEvent(event: ToolEvent): ToolEvent {
+    const masker = this.#options.masker;
+    if (!masker) return event;
+    return {
+      ...event,
+      arguments: event.arguments && masker.json(event.arguments),
+      result: event.result && fromJson(ValueSchema, masker.json(toJson(ValueSchema, event.result))),
+      error: masker.text(event.error),
+    };
+  }
+
+  /** A status write with an agent message (none when there are no parts), carrying the run's tool events. */
+  async #write(state: TaskState, written: Part[]): Promise<void> {
+    const parts = this.#toolEvents ? [...written, toolEventsPart(this.#toolEvents)] : written;
     const task = this.live.task;
     const message = parts.length === 0 ? undefined : agentMessage(randomUuid(), task.id, task.contextId, parts);
     await this.live.writeStatus(state, message);

@@ -29,7 +29,6 @@ export {
   AgentExecutionContext,
   type ConversationTurn,
   type ToolsFactory,
-  ToolsNotConfiguredError,
 } from "./agent-execution-context.js";
 export {
   AgentRequestHandler,
@@ -59,7 +58,6 @@ export { AuthNotConfiguredError } from "./auth/loopback.js";
 export type { TrustedProxyAuthOptions } from "./auth/trusted-proxy-auth.js";
 export type { ServerCallContext } from "./call-context.js";
 export { type CancellationReason, CancelledError, isCancellation } from "./cancellation.js";
-export { customHeaders, isSafeCustomHeaderName } from "./custom-headers.js";
 export { EventQueue, Subscription } from "./event-queue.js";
 export type { OutputMasker, SkillHandler } from "./execution.js";
 export { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from "./fetch-adapter.js";
@@ -79,6 +77,7 @@ export { HttpJsonBinding, type HttpJsonBindingOptions } from "./http-json/http-j
 export { JsonRpcBinding, type JsonRpcBindingOptions } from "./jsonrpc-binding.js";
 export { DEFAULT_LIST_PAGE_SIZE, MAX_LIST_PAGE_SIZE } from "./list-tasks.js";
 export { createNodeListener, type NodeListenerOptions, type NodeRequestListener } from "./node-adapter.js";
+export { createPlatformTools, type PlatformToolsOptions, platformToolsFactory } from "./platform-tools.js";
 export {
   DEFAULT_MAX_PUSH_CONFIGS,
   InMemoryPushNotificationConfigStore,

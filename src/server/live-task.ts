@@ -14,7 +14,7 @@
  * place), so a stream of N events costs O(N).
  */
 import type { JsonObject } from "@bufbuild/protobuf";
-import type { Artifact, Message, StreamResponse, Task, TaskState } from "../../gen/a2a_pb.js";
+import { type Artifact, type Message, type StreamResponse, type Task, TaskState } from "../../gen/a2a_pb.js";
 import { isTerminal } from "../a2a/task-state.js";
 import { EventQueue } from "./event-queue.js";
 import type { Execution } from "./execution.js";
@@ -154,6 +154,21 @@ export class LiveTask implements StoredTask {
       });
     }
     return this.persist();
+  }
+
+  /**
+   * Publishes a status update carrying `message` at the task's current state,
+   * storing nothing: a live note for the streams watching now (a tool
+   * event). Only while the task is submitted or working: a paused or closed
+   * task's streams have had their last frame.
+   */
+  announce(message: Message): void {
+    const state = this.task.status?.state;
+    if (!this.watched || (state !== TaskState.SUBMITTED && state !== TaskState.WORKING)) return;
+    this.#publish({
+      case: "statusUpdate",
+      value: statusUpdate(this.task.id, this.task.contextId, taskStatus(state, message)),
+    });
   }
 
   /** Where the artifact with this id is (the last one, should ids repeat), if the task has it. */

@@ -52,6 +52,10 @@ describe("import boundaries", () => {
     ["http/ → discovery/", { from: "src/http/platform-client.ts", to: "src/discovery/agent-url.ts" }],
     ["http/ → platform/", { from: "src/http/platform-http-error.ts", to: "src/platform/gateway-client.ts" }],
     ["platform/ → client/", { from: "src/platform/gateway-client.ts", to: "src/client/index.ts" }],
+    ["server/ → platform/", { from: "src/server/agent-builder.ts", to: "src/platform/index.ts" }],
+    ["platform/ → server/", { from: "src/platform/gateway-client.ts", to: "src/server/index.ts" }],
+    ["tools/ → server/", { from: "src/tools/tool-caller.ts", to: "src/server/agent-execution-context.ts" }],
+    ["tools/ → platform/", { from: "src/tools/tool-caller.ts", to: "src/platform/gateway-client.ts" }],
     ["discovery/ → platform/", { from: "src/discovery/agent-dns-client.ts", to: "src/platform/index.ts" }],
     ["discovery/ → a client internal", { from: "src/discovery/guarded-client.ts", to: "src/client/client.ts" }],
     ["anything → the package entry", { from: "src/server/index.ts", to: "src/index.ts" }],
@@ -64,6 +68,9 @@ describe("import boundaries", () => {
   const allowed: [string, ImportEdge][] = [
     ["a2a/ → gen/", { from: "src/a2a/bindings.ts", to: "gen/a2a_bindings.ts" }],
     ["server/ → http/", { from: "src/server/node-adapter.ts", to: "src/http/capped-body.ts" }],
+    ["server/ → tools/", { from: "src/server/platform-tools.ts", to: "src/tools/tool-bindings.ts" }],
+    ["platform/ → tools/", { from: "src/platform/index.ts", to: "src/tools/index.ts" }],
+    ["tools/ → http/", { from: "src/tools/mcp-tool-gateway.ts", to: "src/http/capped-body.ts" }],
     ["discovery/ → the client's public API", { from: "src/discovery/guarded-client.ts", to: "src/client/index.ts" }],
     ["the package entry → any area", { from: "src/index.ts", to: "src/discovery/index.ts" }],
   ];

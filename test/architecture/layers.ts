@@ -19,6 +19,7 @@ export type Area =
   | "server"
   | "client"
   | "platform"
+  | "tools"
   | "discovery"
   | "index"
   | "cli"
@@ -37,12 +38,14 @@ export const MAY_IMPORT: Readonly<Record<Area, readonly Area[]>> = {
   capabilities: BASE,
   messages: BASE,
   http: BASE,
-  server: SHARED,
+  // The platform tools (`ctx.tools`): below the agent side, which builds them for each run, and the platform clients.
+  tools: SHARED,
+  server: [...SHARED, "tools"],
   client: SHARED,
-  platform: SHARED,
+  platform: [...SHARED, "tools"],
   // Discovery builds A2A clients for what it finds: it uses the client's public API, never its internals.
   discovery: [...SHARED, "client"],
-  index: [...SHARED, "server", "client", "platform", "discovery"],
+  index: [...SHARED, "tools", "server", "client", "platform", "discovery"],
   // The command-line tool is built on the public API only.
   cli: ["index"],
   // The PostgreSQL stores implement the server's store seam.

@@ -73,8 +73,8 @@ export interface ContractServerOptions {
   /** File name under openapi/. */
   spec: string;
   handlers: Record<string, OperationHandler>;
-  /** The bearer token the security scheme accepts; requests without it get 401 (and are not violations). */
-  bearerToken?: string;
+  /** The bearer token (or tokens) the security scheme accepts; requests without one get 401 (and are not violations). */
+  bearerToken?: string | readonly string[];
   /** Schema name validating every SSE `data:` JSON of `event: message` frames. */
   eventSchema?: string;
 }
@@ -216,11 +216,12 @@ export async function startContractServer(options: ContractServerOptions): Promi
     },
   });
   if (options.bearerToken !== undefined) {
-    // Every spec names its bearer scheme after the token it takes (IAM, execution token): accept the one token on each.
+    // Every spec names its bearer scheme after the token it takes (IAM, execution token): accept the tokens on each.
+    const accepted = new Set([options.bearerToken].flat().map((token) => `Bearer ${token}`));
     const schemes = (api.definition.components?.securitySchemes ?? {}) as Record<string, { scheme?: string }>;
     for (const [name, scheme] of Object.entries(schemes)) {
       if (scheme.scheme !== "bearer") continue;
-      api.registerSecurityHandler(name, (c) => c.request.headers.authorization === `Bearer ${options.bearerToken}`);
+      api.registerSecurityHandler(name, (c) => accepted.has(String(c.request.headers.authorization)));
     }
   }
 

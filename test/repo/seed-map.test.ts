@@ -5,7 +5,7 @@
  * have and nothing blank where it counts; the counts the page states are the
  * rows' counts. Planned rows are skipped until their issue flips them.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
@@ -94,6 +94,7 @@ function exportsOf(files: readonly string[]): Map<string, Map<string, Set<string
   return result;
 }
 
+/** The decisions of docs/decisions.md. */
 function decisionIds(): Set<string> {
   const ids = new Set<string>();
   for (const m of readFileSync(path.join(ROOT, "docs/decisions.md"), "utf8").matchAll(/^### ([A-Z]+\d+) —/gm)) {

@@ -3,14 +3,15 @@
  * metadata, the pod headers, secrets, tools, logging and custom headers.
  */
 import { Writable } from "node:stream";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { SealedEnvelopeError, SecretNotDeliveredError } from "../../src/errors/novaos-errors.js";
 import { platformContextMetadata } from "../../src/messages/platform-context.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { AgentBuilder, type AgentBuilderOptions } from "../../src/server/agent-builder.js";
 import type { AgentExecutionContext } from "../../src/server/agent-execution-context.js";
-import { ToolsNotConfiguredError } from "../../src/server/agent-execution-context.js";
 import type { SecretSource } from "../../src/server/secret-source.js";
+import { ToolBindings } from "../../src/tools/tool-bindings.js";
+import { ToolsNotConfiguredError } from "../../src/tools/tool-errors.js";
 import { type RunningServer, rpc, serveAgent, userMessage, V1 } from "./support/agent-server.js";
 
 const logger = createLogger({ level: "silent" });
@@ -127,6 +128,19 @@ describe("platform context", () => {
   });
 });
 
+describe("output schema", () => {
+  it("validateOutput checks a value against the caller's output schema, and passes anything without one", async () => {
+    const outputSchema = { type: "object", required: ["total"], properties: { total: { type: "number" } } };
+    const [good, bad] = await probe((ctx) => [ctx.validateOutput({ total: 3 }), ctx.validateOutput({ total: "3" })], {
+      message: userMessage("hi"),
+      metadata: platformContextMetadata({ outputSchema }),
+    });
+    expect(good).toEqual([]);
+    expect(bad).toEqual([{ path: "/total", message: "must be number", keyword: "type" }]);
+    expect(await probe((ctx) => ctx.validateOutput("anything"), { message: userMessage("hi") })).toEqual([]);
+  });
+});
+
 describe("custom headers", () => {
   it("keeps only the caller's own headers, lower-cased", async () => {
     const headers = await probe(
@@ -138,6 +152,8 @@ describe("custom headers", () => {
         Authorization: "Bearer t",
         "X-NovaOS-Tenant-Id": "t",
         traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+        "X-Tenant-ID": "another",
+        "Mcp-Session-Id": "s-1",
       },
     );
     expect(headers).toEqual({ "x-customer-ref": "abc" });
@@ -215,9 +231,19 @@ describe("tools", () => {
     expect(built).toBe(1);
   });
 
-  it("throws ToolsNotConfiguredError without a factory", async () => {
-    const error = await probe((ctx) => ctx.tools, { message: userMessage("hi") }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ToolsNotConfiguredError);
+  it("without a factory gives the platform tools, whose calls throw ToolsNotConfiguredError naming MCP_GATEWAY_URL when it is unset", async () => {
+    vi.stubEnv("MCP_GATEWAY_URL", "");
+    try {
+      const [tools, error] = await probe<[unknown, unknown], ToolBindings>(
+        async (ctx) => [ctx.tools, await ctx.tools.knowledge.search("x").catch((e: unknown) => e)],
+        { message: userMessage("hi") },
+      );
+      expect(tools).toBeInstanceOf(ToolBindings);
+      expect(error).toBeInstanceOf(ToolsNotConfiguredError);
+      expect((error as Error).message).toContain("MCP_GATEWAY_URL");
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 });
 

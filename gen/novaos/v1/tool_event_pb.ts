@@ -39,7 +39,7 @@ export type ToolEvent = Message<"novaos.v1.ToolEvent"> & {
   callId: string;
 
   /**
-   * The tool, e.g. `knowledge.search`.
+   * The tool's fully qualified name, e.g. `novaos.knowledge.query`.
    *
    * @generated from field: string tool_name = 3 [json_name = "tool_name"];
    */

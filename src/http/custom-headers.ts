@@ -1,9 +1,11 @@
 /**
- * The caller's custom headers a skill may read (`ctx.customHeaders`): a
- * service-account caller passes them on execute and the platform delivers
- * them as request headers. Everything the platform, HTTP or A2A own is kept
- * out, so a skill never mistakes a credential or a routing header for
- * caller data. Names are compared and returned lower-cased.
+ * The caller's custom headers: what a skill reads (`ctx.customHeaders`) and
+ * what its tool calls forward. A service-account caller passes them on
+ * execute and the platform delivers them as request headers. Everything the
+ * platform, HTTP or A2A own is kept out, so a skill never mistakes a
+ * credential or a routing header for caller data, and a forwarded header
+ * never overrides one the SDK sets. Names are compared and returned
+ * lower-cased.
  */
 import { type HeadersLike, headerEntries } from "../a2a/headers.js";
 
@@ -44,6 +46,9 @@ const OWNED_NAMES: ReadonlySet<string> = new Set([
   "x-request-id",
   "cache-control",
   "pragma",
+  // Platform call headers the SDK sets itself (the tenant of a platform call, an MCP session).
+  "x-tenant-id",
+  "mcp-session-id",
 ]);
 
 const OWNED_PREFIXES: readonly string[] = ["x-novaos-", "x-forwarded-", "sec-", "proxy-", "x-envoy-", "x-b3-"];
