@@ -105,7 +105,7 @@ export function authFrom(options: ConnectionOptions, env: CliIo["env"]): AuthPro
   return options.auth === "bearer" ? new BearerTokenAuth(secret) : new ApiKeyAuth(secret);
 }
 
-/** The agent's base URL for a well-known card URL; other URLs as given. */
+/** The agent's base URL for a well-known card URL; other URLs (a base, or a card's own `.json` URL) as given. */
 export function agentBaseUrl(url: string): string {
   let parsed: URL;
   try {

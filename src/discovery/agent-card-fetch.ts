@@ -61,7 +61,11 @@ export type AgentCardResponse =
       validators: CardValidators;
     };
 
-/** `{baseUrl}/.well-known/agent-card.json`; a URL that already ends in the well-known path is kept. */
+/**
+ * `{baseUrl}/.well-known/agent-card.json`. A URL that already ends in the
+ * well-known path, or in `.json` (a card published elsewhere), is the card's
+ * own URL and is kept: no agent is addressed by a JSON file's URL.
+ */
 export function agentCardUrl(baseUrl: string | URL): string {
   let url: URL;
   try {
@@ -72,7 +76,8 @@ export function agentCardUrl(baseUrl: string | URL): string {
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new NovaOSValidationError(`Agent Cards are fetched over HTTP(S), not ${url.protocol}`, { field: "baseUrl" });
   }
-  if (!url.pathname.endsWith(AGENT_CARD_PATH)) url.pathname = url.pathname.replace(/\/+$/, "") + AGENT_CARD_PATH;
+  if (!url.pathname.endsWith(AGENT_CARD_PATH) && !url.pathname.endsWith(".json"))
+    url.pathname = url.pathname.replace(/\/+$/, "") + AGENT_CARD_PATH;
   return url.href;
 }
 

@@ -36,7 +36,11 @@ import { createGuardedFetch, type GuardedFetch } from "./guarded-fetch.js";
 export const DEFAULT_AGENT_CARD_CACHE_TTL_MS = 300_000;
 
 export interface AgentDiscoveryServiceOptions {
-  /** Where the agent is addressed; its card is read from `{baseUrl}/.well-known/agent-card.json`. */
+  /**
+   * Where the agent is addressed; its card is read from
+   * `{baseUrl}/.well-known/agent-card.json`, or from `baseUrl` itself when it
+   * is a card's URL (its path ends in `.json`).
+   */
   baseUrl: string;
   /** Reuse a fetched card this long (ms); `null` or `0` disables caching. Default 300 000. */
   cacheTtlMs?: number | null;

@@ -52,6 +52,13 @@ describe("agentCardUrl", () => {
     );
   });
 
+  it("keeps a card published at its own .json URL", () => {
+    expect(agentCardUrl("https://gw.example/cards/joke.json")).toBe("https://gw.example/cards/joke.json");
+    expect(agentCardUrl("https://gw.example/agents/json/")).toBe(
+      "https://gw.example/agents/json/.well-known/agent-card.json",
+    );
+  });
+
   it("refuses what is not an http(s) URL", () => {
     expect(() => agentCardUrl("gw.example")).toThrow(NovaOSValidationError);
     expect(() => agentCardUrl("ftp://gw.example")).toThrow(NovaOSValidationError);
