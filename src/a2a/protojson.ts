@@ -122,11 +122,15 @@ export function decodeMessageReflectively<S extends DescMessage>(
  * Throws the -32602 InvalidParamsError when `message`, a request decoded
  * from binary, is not one the JSON path would have accepted: a REQUIRED
  * field missing (§5.7: binary has no notion of REQUIRED), a number that is
- * not finite, more than `MAX_REQUEST_VALUES` JSON values. Every binding
- * that decodes requests itself (gRPC) calls this on each one.
+ * not finite, more than `maxValues` JSON values. Every binding that
+ * decodes requests itself (gRPC) calls this on each one.
  */
-export function checkRequiredFields<S extends DescMessage>(schema: S, message: MessageShape<S>): void {
-  checkDecoded(schema, message, true, MAX_REQUEST_VALUES);
+export function checkRequiredFields<S extends DescMessage>(
+  schema: S,
+  message: MessageShape<S>,
+  maxValues = MAX_REQUEST_VALUES,
+): void {
+  checkDecoded(schema, message, true, maxValues);
 }
 
 function checkDecoded<S extends DescMessage>(

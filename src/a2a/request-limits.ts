@@ -11,7 +11,12 @@
  * member counts twice (its name is a string to make and to hash, and costs
  * about what its value does). Long strings cost one value each: the limit
  * is on work, the body cap on bytes.
+ *
+ * A binary request (gRPC) is counted on the wire before it is decoded
+ * (`countBinaryValues`), by a rule that never counts more than the JSON
+ * form of the same message holds, so the two forms are refused alike.
  */
+import type { DescMessage } from "@bufbuild/protobuf";
 import { BAD_REQUEST_TYPE } from "./error-wire.js";
 import { InvalidParamsError, JSONParseError } from "./errors.js";
 
@@ -114,4 +119,141 @@ export function parseRequestJson(body: Uint8Array, maxValues = MAX_REQUEST_VALUE
   } catch {
     throw new JSONParseError();
   }
+}
+
+/**
+ * How the wire walk reads the inside of one length-delimited value: what
+ * each field occurrence in it counts, what opening it counts, and the
+ * fields that open a further message, by number.
+ */
+interface WirePlan {
+  readonly weight: number;
+  readonly opening: number;
+  readonly nested: Map<number, WirePlan>;
+  /** A group, closed by its end tag rather than by a length. */
+  readonly group?: true;
+}
+
+const NO_FIELDS = new Map<number, WirePlan>();
+const GROUP: WirePlan = { weight: 1, opening: 0, nested: NO_FIELDS, group: true };
+const plans = new WeakMap<DescMessage, WirePlan>();
+
+/** The plan of a message of `desc` (made once per type; cycles such as Value → Struct → Value share plans). */
+function planOf(desc: DescMessage): WirePlan {
+  let plan = plans.get(desc);
+  if (plan) return plan;
+  const nested = new Map<number, WirePlan>();
+  // Inside a google.protobuf.Value nothing counts: the Value was counted where it occurs.
+  plan = { weight: desc.typeName === "google.protobuf.Value" ? 0 : 1, opening: 0, nested };
+  plans.set(desc, plan);
+  for (const field of desc.fields) {
+    if (field.fieldKind === "map") {
+      // An entry counts two, as a member in JSON: its key and value fields count nothing more.
+      const value = field.mapKind === "message" ? new Map([[2, planOf(field.message)]]) : NO_FIELDS;
+      nested.set(field.number, { weight: 0, opening: 1, nested: value });
+    } else if (field.fieldKind === "message" || (field.fieldKind === "list" && field.listKind === "message")) {
+      nested.set(field.number, planOf(field.message));
+    }
+  }
+  return plan;
+}
+
+/**
+ * The number of values in a binary protobuf message of `schema`, counted on
+ * the wire without decoding it, or the first count past `stopAt`. Every field
+ * occurrence at any depth counts one, a map entry two (its key and its
+ * value, as an object member in JSON), and the fields inside a
+ * `google.protobuf.Value` nothing (the Value was counted where it occurs).
+ * So a message never counts more here than its JSON form holds values (a
+ * member there is two, a message an object of its own), and what the JSON
+ * bindings accept is accepted here. Unknown fields count like known ones,
+ * groups included. Bytes the decoder would refuse end the count early.
+ * Iterative, allocation-free, and linear in the bytes.
+ */
+export function countBinaryValues(schema: DescMessage, bytes: Uint8Array, stopAt = Number.POSITIVE_INFINITY): number {
+  const outerPlans: WirePlan[] = [];
+  const outerEnds: number[] = [];
+  let plan = planOf(schema);
+  let end = bytes.length;
+  let count = 0;
+  let pos = 0;
+  for (;;) {
+    if (pos >= end) {
+      // Past the end of its message, or a group never closed: the decoder refuses it.
+      if (outerPlans.length === 0 || pos > end || plan.group) return count;
+      plan = outerPlans.pop() as WirePlan;
+      end = outerEnds.pop() as number;
+      continue;
+    }
+    // The tag: a varint, of which the decoder keeps the low 32 bits (so does this, for lengths too).
+    let tag = bytes[pos++] as number;
+    if (tag >= 0x80) {
+      tag = varint32(bytes, pos - 1);
+      pos = varintEnd;
+      if (tag < 0) return count;
+    }
+    count += plan.weight;
+    if (count > stopAt) return count;
+    switch (tag & 7) {
+      case 0:
+        while ((bytes[pos] ?? 0) >= 0x80) pos++;
+        pos++;
+        break;
+      case 1:
+        pos += 8;
+        break;
+      case 5:
+        pos += 4;
+        break;
+      case 2: {
+        let length = bytes[pos++] ?? -1;
+        if (length >= 0x80) {
+          length = varint32(bytes, pos - 1);
+          pos = varintEnd;
+        }
+        if (length < 0 || pos + length > end) return count;
+        const inner = plan.nested.get(tag >>> 3);
+        if (!inner) {
+          pos += length;
+          break;
+        }
+        count += inner.opening;
+        outerPlans.push(plan);
+        outerEnds.push(end);
+        plan = inner;
+        end = pos + length;
+        break;
+      }
+      case 3:
+        outerPlans.push(plan);
+        outerEnds.push(end);
+        plan = GROUP;
+        break;
+      case 4:
+        if (!plan.group) return count;
+        plan = outerPlans.pop() as WirePlan;
+        end = outerEnds.pop() as number;
+        break;
+      default:
+        return count;
+    }
+  }
+}
+
+/** Where the last `varint32` ended. */
+let varintEnd = 0;
+
+/** The varint at `at` as the decoder reads a 32-bit one (at most ten bytes, the low 32 bits kept); -1 if cut off. */
+function varint32(bytes: Uint8Array, at: number): number {
+  let value = 0;
+  for (let i = 0; i < 10; i++) {
+    const byte = bytes[at + i];
+    if (byte === undefined) return -1;
+    if (i < 5) value += (byte & 0x7f) * 2 ** (7 * i);
+    if (byte < 0x80) {
+      varintEnd = at + i + 1;
+      return value % 2 ** 32;
+    }
+  }
+  return -1;
 }

@@ -6,7 +6,11 @@
  * closing it closes the connection.
  *
  * Errors: an A2A `google.rpc.ErrorInfo` in the status details decides the
- * class, as on the other bindings; without one the status code does.
+ * class, as on the other bindings; without one the status code does. A
+ * message over a size cap is never a rate limit, though gRPC says
+ * RESOURCE_EXHAUSTED for both: a reply over this client's cap is the agent's
+ * fault (-32006, as an oversized body on the HTTP bindings), a request over
+ * the agent's cap cannot succeed if sent again.
  */
 import type * as http2 from "node:http2";
 import { toJson } from "@bufbuild/protobuf";
@@ -18,8 +22,13 @@ import { a2aServiceBindings } from "../a2a/bindings.js";
 import { PROTOCOL_BINDING_GRPC } from "../a2a/constants.js";
 import { A2A_ERRORS } from "../a2a/error-table.js";
 import { BAD_REQUEST_TYPE, ERROR_INFO_TYPE, errorFromDetails, findErrorInfo } from "../a2a/error-wire.js";
-import type { ErrorDetail } from "../a2a/errors.js";
-import { NovaOSAuthenticationError, NovaOSConnectionError, NovaOSRateLimitError } from "../errors/novaos-errors.js";
+import { type ErrorDetail, InvalidAgentResponseError } from "../a2a/errors.js";
+import {
+  NovaOSAuthenticationError,
+  NovaOSConnectionError,
+  NovaOSRateLimitError,
+  NovaOSValidationError,
+} from "../errors/novaos-errors.js";
 import { connectionError, findSdkError } from "../http/transport-failure.js";
 import { checkFrame, checkReply } from "./reply-decoding.js";
 import type {
@@ -70,7 +79,28 @@ function fallbackCode(code: Code): number {
   }
 }
 
-export function errorFromGrpc(error: unknown, url: string): Error {
+/** How connect, grpc-js and grpc-go say that a message passed a size cap (their RESOURCE_EXHAUSTED). */
+const OVER_WRITE_CAP = /larger than configured writeMaxBytes/;
+const OVER_READ_CAP = /larger than (configured readMaxBytes|max)\b/i;
+
+/** RESOURCE_EXHAUSTED: a message over a size cap (never retryable), else a rate limit. */
+function resourceExhausted(e: ConnectError, url: string, maxResponseBytes: number, options: object): Error {
+  const message = e.rawMessage;
+  // The client's own cap: connect made the status up, no grpc-status came with it.
+  const local = !e.metadata.has("grpc-status");
+  if (local || OVER_WRITE_CAP.test(message)) {
+    const what = local ? `exceeds ${maxResponseBytes} bytes` : "exceeds the agent's own cap";
+    return new InvalidAgentResponseError(`${url}: the reply message ${what}`, {
+      metadata: local ? { maxBytes: String(maxResponseBytes) } : {},
+      cause: e,
+    });
+  }
+  if (OVER_READ_CAP.test(message))
+    return new NovaOSValidationError(`${url}: the request is too large: ${message}`, options);
+  return new NovaOSRateLimitError(`${url}: ${message}`, options);
+}
+
+export function errorFromGrpc(error: unknown, url: string, maxResponseBytes: number): Error {
   const sdk = findSdkError(error);
   if (sdk) return sdk;
   const e = ConnectError.from(error);
@@ -86,7 +116,7 @@ export function errorFromGrpc(error: unknown, url: string): Error {
     case Code.PermissionDenied:
       return new NovaOSAuthenticationError(`${url}: ${message}`, options);
     case Code.ResourceExhausted:
-      return new NovaOSRateLimitError(`${url}: ${message}`, options);
+      return resourceExhausted(e, url, maxResponseBytes, options);
     case Code.Unavailable:
     case Code.Canceled:
     case Code.Aborted:
@@ -121,11 +151,13 @@ class GuardedSessionManager extends Http2SessionManager {
 export class GrpcTransport implements ClientTransport {
   readonly binding = PROTOCOL_BINDING_GRPC;
   readonly #url: string;
+  readonly #maxResponseBytes: number;
   readonly #session: Http2SessionManager;
   readonly #client: Client<typeof A2AService>;
 
   constructor(options: GrpcTransportOptions) {
     this.#url = options.baseUrl;
+    this.#maxResponseBytes = options.maxResponseBytes;
     this.#session = new GuardedSessionManager(options.baseUrl, {}, options.nodeOptions);
     this.#client = createClient(
       A2AService,
@@ -154,7 +186,7 @@ export class GrpcTransport implements ClientTransport {
       })) as MethodOutput<M>;
       return checkReply(method, reply);
     } catch (e) {
-      throw errorFromGrpc(e, this.#url);
+      throw errorFromGrpc(e, this.#url, this.#maxResponseBytes);
     }
   }
 
@@ -170,7 +202,7 @@ export class GrpcTransport implements ClientTransport {
     try {
       for await (const frame of frames) yield [checkFrame(frame)];
     } catch (e) {
-      throw errorFromGrpc(e, this.#url);
+      throw errorFromGrpc(e, this.#url, this.#maxResponseBytes);
     }
   }
 

@@ -23,6 +23,18 @@ export class BodyTooLargeError extends Error {
   }
 }
 
+/**
+ * The sender went away before the whole body arrived: a client that aborted
+ * its upload, a connection or HTTP/2 stream reset. Nobody is left to answer,
+ * and nothing is wrong with the reader.
+ */
+export class BodyAbortedError extends Error {
+  override readonly name = "BodyAbortedError";
+  constructor(cause?: unknown) {
+    super("The sender went away before the whole body arrived", cause === undefined ? undefined : { cause });
+  }
+}
+
 export interface BodyLimit {
   /** Bytes accepted at most. */
   readonly maxBytes: number;
@@ -99,7 +111,9 @@ class CappedBytes {
  * Event listeners rather than an async iterator: this is every request's
  * path, and an iterator costs promises per chunk. On a refusal the stream is
  * paused and left unread; the caller ends the exchange (a reply with
- * `Connection: close`, or the end of an HTTP/2 stream).
+ * `Connection: close`, or the end of an HTTP/2 stream). A stream that fails
+ * or closes before its end is `BodyAbortedError`: a node request stream only
+ * fails when its sender goes away.
  */
 export function readNodeBody(source: Readable, limit: BodyLimit): Promise<Uint8Array> {
   let body: CappedBytes;
@@ -130,11 +144,11 @@ export function readNodeBody(source: Readable, limit: BodyLimit): Promise<Uint8A
     };
     const onError = (error: Error) => {
       cleanup();
-      reject(error);
+      reject(new BodyAbortedError(error));
     };
     const onClose = () => {
       cleanup();
-      reject(new Error("The client closed the connection before sending the whole body"));
+      reject(new BodyAbortedError());
     };
     source.on("data", onData);
     source.once("end", onEnd);

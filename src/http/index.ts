@@ -1,5 +1,5 @@
 /** What every HTTP caller shares (the A2A client, discovery, the platform clients): the public part. */
 export * from "./auth.js";
 export { CallTimeoutError } from "./call-scope.js";
-export { BodyTooLargeError } from "./capped-body.js";
+export { BodyAbortedError, BodyTooLargeError } from "./capped-body.js";
 export { customHeaders, isSafeCustomHeaderName } from "./custom-headers.js";

@@ -16,6 +16,7 @@
 import type { AgentCard, AgentExtension } from "../../gen/a2a_pb.js";
 import { type A2AExtension, ExtensionRegistry } from "../a2a/extensions.js";
 import { DEFAULT_MAX_BODY_BYTES } from "../a2a/jsonrpc.js";
+import { MAX_REQUEST_VALUES } from "../a2a/request-limits.js";
 import { createLogger, type Logger } from "../runtime/logger.js";
 import { maskPii, maskPiiInObject } from "../security/pii.js";
 import type { ToolBindings } from "../tools/tool-bindings.js";
@@ -92,6 +93,18 @@ export interface AgentBuilderOptions<TTools = ToolBindings> {
    * may list every owner's (see docs/security.md).
    */
   authorize?: AuthorizeHook;
+  /**
+   * Requests holding more JSON values (every value and member name, at any
+   * depth) are refused with -32602 / 400 / INVALID_ARGUMENT, on every binding,
+   * before they are parsed or decoded. Default `MAX_REQUEST_VALUES` (100,000).
+   */
+  maxRequestValues?: number;
+  /**
+   * How far one stream may fall behind its task, in estimated bytes of
+   * frames its reader has not taken: past it the stream ends with an error
+   * frame (SubscribeToTask picks the task up again). Default 8 MiB.
+   */
+  streamBacklogBytes?: number;
 }
 
 /** Options of the HTTP adapters. */
@@ -117,6 +130,7 @@ export class AgentBuilder<TTools = ToolBindings> {
   readonly defaultInputModes: readonly string[];
   readonly streaming: boolean;
   readonly maxBodyBytes: number;
+  readonly maxRequestValues: number;
   readonly logger: Logger;
   /** The auth mode chosen; undefined when none was (loopback callers only). */
   readonly auth: AgentAuth | undefined;
@@ -139,6 +153,7 @@ export class AgentBuilder<TTools = ToolBindings> {
     this.defaultInputModes = [...(options.defaultInputModes ?? DEFAULT_INPUT_MODES)];
     this.streaming = options.streaming ?? true;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.maxRequestValues = options.maxRequestValues ?? MAX_REQUEST_VALUES;
     this.logger = options.logger ?? createLogger();
     this.auth = options.auth;
     this.authenticator = authenticatorFor(options.auth, this.name);
@@ -234,6 +249,9 @@ export class AgentBuilder<TTools = ToolBindings> {
         streaming: this.streaming,
         authenticator: this.authenticator,
         authorize: this.#options.authorize,
+        ...(this.#options.streamBacklogBytes === undefined
+          ? {}
+          : { streamBacklogBytes: this.#options.streamBacklogBytes }),
       });
     }
     return this.#handler;

@@ -64,6 +64,7 @@ import { type Authenticator, challengeOf } from "./auth/authenticator.js";
 import type { AuthorizeHook } from "./auth/authorize.js";
 import type { CallerIdentity } from "./auth/caller-identity.js";
 import type { ServerCallContext } from "./call-context.js";
+import { CancelledError } from "./cancellation.js";
 import type { Subscription } from "./event-queue.js";
 import { Execution, type OutputMasker } from "./execution.js";
 import { type BatchedFrames, batchedFrames } from "./frame-batches.js";
@@ -106,6 +107,8 @@ export interface AgentRequestHandlerOptions {
   readonly authenticator: Authenticator;
   /** Widens who may act on a task (auth/authorize.ts); without it, callers reach their own tasks only. */
   readonly authorize: AuthorizeHook | undefined;
+  /** Estimated bytes one stream may fall behind its task before it is ended. Default `STREAM_BACKLOG_BYTES`. */
+  readonly streamBacklogBytes?: number;
 }
 
 /** The default and maximum page size of ListTaskPushNotificationConfigs. */
@@ -136,13 +139,14 @@ function stateName(state: TaskState | undefined): string {
 
 export class AgentRequestHandler implements A2ARequestHandler {
   /** The tasks with something happening to them right now. */
-  readonly liveTasks = new LiveTasks();
+  readonly liveTasks: LiveTasks;
   readonly #options: AgentRequestHandlerOptions;
   readonly #tools: ToolsFactory<unknown>;
   #noExtensions: ExtensionActivation | undefined;
 
   constructor(options: AgentRequestHandlerOptions) {
     this.#options = options;
+    this.liveTasks = new LiveTasks(options.streamBacklogBytes);
     this.#tools = options.tools ?? platformToolsFactory();
   }
 
@@ -189,6 +193,36 @@ export class AgentRequestHandler implements A2ARequestHandler {
   async #widened(caller: CallerIdentity, action: A2AMethodName, task: StoredTask | undefined): Promise<boolean> {
     const authorize = this.#options.authorize;
     return authorize !== undefined && (await authorize(caller, action, task)) === true;
+  }
+
+  /**
+   * For a shutdown whose drain ran out: fails every task a skill is still
+   * running on. FAILED is written first ("The agent shut down before the
+   * skill finished"), then the skill is preempted with that reason, as
+   * CancelTask does (harness rule 1), so nothing the skill does afterwards
+   * changes the task. Blocking calls answer the FAILED task and streams end
+   * on it. Resolves once the writes are stored.
+   */
+  async stopRunning(): Promise<void> {
+    const writes: Promise<void>[] = [];
+    for (const live of [...this.liveTasks.executing()]) {
+      const note = create(MessageSchema, {
+        messageId: randomUuid(),
+        role: Role.AGENT,
+        taskId: live.task.id,
+        contextId: live.task.contextId,
+        parts: [textPart(new CancelledError("shutdown").message)],
+      });
+      const written = live.writeStatus(TaskState.FAILED, note);
+      live.execution?.preempt("shutdown");
+      const taskId = live.task.id;
+      writes.push(
+        (written ?? Promise.resolve()).catch((error: unknown) =>
+          this.#options.logger.error({ err: error, task_id: taskId }, "task store save failed"),
+        ),
+      );
+    }
+    await Promise.all(writes);
   }
 
   // ---------------------------------------------------------------- messages

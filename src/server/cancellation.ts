@@ -9,21 +9,24 @@
 import { NovaOSError } from "../errors/novaos-errors.js";
 
 /** Why an execution was preempted. */
-export type CancellationReason = "cancel-task" | "superseded";
+export type CancellationReason = "cancel-task" | "superseded" | "shutdown";
 
-/** The skill's execution was preempted: a CancelTask arrived, or a new message superseded it. */
+const MESSAGES: Readonly<Record<CancellationReason, string>> = {
+  "cancel-task": "The task was canceled (CancelTask)",
+  superseded: "The execution was superseded by a newer message on the same task",
+  shutdown: "The agent shut down before the skill finished",
+};
+
+/**
+ * The skill's execution was preempted: a CancelTask arrived, a new message
+ * superseded it, or the agent shut down before it finished (its drain ran out).
+ */
 export class CancelledError extends NovaOSError {
   static override readonly brand: string = "CancelledError";
   readonly reason: CancellationReason;
 
   constructor(reason: CancellationReason, message?: string) {
-    super(
-      message ??
-        (reason === "cancel-task"
-          ? "The task was canceled (CancelTask)"
-          : "The execution was superseded by a newer message on the same task"),
-      { details: { reason } },
-    );
+    super(message ?? MESSAGES[reason], { details: { reason } });
     this.reason = reason;
   }
 }

@@ -228,9 +228,10 @@ export class Execution implements ToolEventChannel {
         logger.info({ task_id: this.live.task.id }, "skill ended in a cancellation nobody requested; task left as is");
         return;
       }
-      const description = describeException(outcome.error);
       logger.warn({ err: outcome.error, task_id: this.live.task.id }, "skill failed");
-      await this.#write(TaskState.FAILED, [textPart(this.#maskText(description)), skillErrorPart(description)]);
+      // Masked once for both parts: the error detail carries the same text as the message.
+      const description = this.#maskText(describeException(outcome.error));
+      await this.#write(TaskState.FAILED, [textPart(description), skillErrorPart(description)]);
       return;
     }
     const result = outcome.value;

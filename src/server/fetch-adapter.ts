@@ -5,9 +5,10 @@
  * away the runtime cancels the body (or aborts `request.signal`), which
  * detaches the call and returns the chunk iterator.
  */
-import { readStreamBody } from "../http/capped-body.js";
+import { BodyAbortedError, BodyTooLargeError, readStreamBody } from "../http/capped-body.js";
 import type { Logger } from "../runtime/logger.js";
 import type { HttpBinding, HttpReply, HttpRequestLike } from "./http-exchange.js";
+import { nextTurn, overSlice } from "./turn-slice.js";
 
 export type FetchHandler = (request: Request) => Promise<Response>;
 
@@ -57,7 +58,12 @@ function toHttpRequest(request: Request, signal: AbortSignal): HttpRequestLike {
     signal,
     baseUrl: `${url.origin}/`,
     body: (maxBytes) =>
-      readStreamBody(request.body, { maxBytes, declaredLength: Number(request.headers.get("content-length")) }),
+      readStreamBody(request.body, { maxBytes, declaredLength: Number(request.headers.get("content-length")) }).catch(
+        (error: unknown) => {
+          // A request body only fails to read when its sender went away.
+          throw error instanceof BodyTooLargeError ? error : new BodyAbortedError(error);
+        },
+      ),
   };
 }
 
@@ -72,6 +78,8 @@ function toResponse(reply: HttpReply, controller: AbortController, release: () =
   const body = new ReadableStream<Uint8Array>({
     async pull(stream) {
       try {
+        // Chunks are pulled on microtasks: past this turn's slice of stream work, the next waits a turn.
+        if (overSlice()) await nextTurn();
         const next = await chunks.next();
         if (next.done) {
           release();

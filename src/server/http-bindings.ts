@@ -13,9 +13,14 @@ import { JsonRpcBinding } from "./jsonrpc-binding.js";
 // biome-ignore lint/suspicious/noExplicitAny: any tools type serves alike.
 export function agentHttpBindings(agent: AgentBuilder<any>, options: ServeOptions = {}): HttpBinding[] {
   const handler = agent.requestHandler();
+  const bindingOptions = {
+    maxBodyBytes: agent.maxBodyBytes,
+    maxRequestValues: agent.maxRequestValues,
+    logger: agent.logger,
+  };
   const protocols: HttpBinding[] = [
-    new JsonRpcBinding(handler, { maxBodyBytes: agent.maxBodyBytes, logger: agent.logger }),
-    new HttpJsonBinding(handler, { maxBodyBytes: agent.maxBodyBytes, logger: agent.logger }),
+    new JsonRpcBinding(handler, bindingOptions),
+    new HttpJsonBinding(handler, bindingOptions),
   ];
   if (options.agentCard === false) return protocols;
   return [

@@ -15,6 +15,7 @@ import type { ProtocolBinding } from "../a2a/constants.js";
 import { JSONParseError } from "../a2a/errors.js";
 import type { HeadersLike } from "../a2a/headers.js";
 import { DEFAULT_MAX_BODY_BYTES } from "../a2a/jsonrpc.js";
+import { MAX_REQUEST_VALUES } from "../a2a/request-limits.js";
 import { BodyTooLargeError } from "../http/capped-body.js";
 import type { Logger } from "../runtime/logger.js";
 import type { HttpBinding, HttpBodyReply, HttpReply, HttpRequestLike } from "./http-exchange.js";
@@ -27,8 +28,8 @@ import { sseReply } from "./sse-reply.js";
 export interface HttpRpcCodec {
   /** Service parameters and credentials of the call. */
   readonly headers: HeadersLike;
-  /** Reads and decodes the request; its body is read with `maxBodyBytes` as the cap. */
-  decode(maxBodyBytes: number): Promise<RpcRequest>;
+  /** Reads and decodes the request within `limits`. */
+  decode(limits: RequestLimits): Promise<RpcRequest>;
   /** The body of a unary answer. */
   result(method: A2ABinding, output: Message): string;
   /** The `data:` of one stream frame. */
@@ -50,9 +51,19 @@ export interface HttpRpcProtocol {
   route(request: HttpRequestLike): HttpRpcCodec | HttpBodyReply | undefined;
 }
 
+/** How much one request may hold. */
+export interface RequestLimits {
+  /** Bytes of body (the body is refused as soon as it passes them). */
+  readonly maxBodyBytes: number;
+  /** JSON values (src/a2a/request-limits.ts), counted before the body is parsed. */
+  readonly maxValues: number;
+}
+
 export interface HttpRpcOptions {
   /** Request bodies above this many bytes are refused before they are parsed. Default 10 MiB. */
   readonly maxBodyBytes?: number;
+  /** Requests holding more JSON values are refused (-32602 / 400) before they are parsed. Default `MAX_REQUEST_VALUES`. */
+  readonly maxRequestValues?: number;
   /** Where unexpected handler failures are logged (the caller sees a bare internal error). */
   readonly logger?: Logger;
 }
@@ -69,7 +80,10 @@ export class HttpRpcBinding implements HttpBinding {
     this.#protocol = protocol;
     this.#handler = handler;
     this.#settings = {
-      maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      limits: {
+        maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+        maxValues: options.maxRequestValues ?? MAX_REQUEST_VALUES,
+      },
       replyHeaders: { "content-type": protocol.mediaType },
       logger: options.logger,
     };
@@ -90,7 +104,7 @@ export class HttpRpcBinding implements HttpBinding {
 }
 
 interface ExchangeSettings {
-  readonly maxBodyBytes: number;
+  readonly limits: RequestLimits;
   readonly replyHeaders: Readonly<Record<string, string>>;
   readonly logger: Logger | undefined;
 }
@@ -107,7 +121,7 @@ class HttpRpcExchange implements RpcExchange<HttpReply> {
   }
 
   decode(): Promise<RpcRequest> {
-    return this.#codec.decode(this.#settings.maxBodyBytes);
+    return this.#codec.decode(this.#settings.limits);
   }
 
   unary(method: A2ABinding, output: Message): HttpBodyReply {

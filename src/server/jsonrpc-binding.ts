@@ -21,12 +21,18 @@ import { type HeadersLike, headerValue } from "../a2a/headers.js";
 import { decodeJsonRpcRequest, encodeJsonRpcError, encodeJsonRpcResultText, type JsonRpcId } from "../a2a/jsonrpc.js";
 import { decodeMessage, encodeMessageText } from "../a2a/protojson.js";
 import type { HttpBodyReply, HttpRequestLike } from "./http-exchange.js";
-import { HttpRpcBinding, type HttpRpcCodec, type HttpRpcOptions, type HttpRpcProtocol } from "./http-rpc.js";
+import {
+  HttpRpcBinding,
+  type HttpRpcCodec,
+  type HttpRpcOptions,
+  type HttpRpcProtocol,
+  type RequestLimits,
+} from "./http-rpc.js";
 import { checkRequestContentType } from "./json-content-type.js";
 import type { A2ARequestHandler } from "./request-handler.js";
 import type { RpcRequest } from "./serve-rpc.js";
 
-/** `maxBodyBytes` (default 10 MiB; over it is -32700) and the logger of unexpected failures (-32603 to the caller). */
+/** `maxBodyBytes` (default 10 MiB; over it is -32700), `maxRequestValues` and the logger of unexpected failures (-32603 to the caller). */
 export type JsonRpcBindingOptions = HttpRpcOptions;
 
 /**
@@ -46,20 +52,20 @@ class JsonRpcCodec implements HttpRpcCodec {
   }
 
   /** A missing Content-Type is read as JSON: the body of a JSON-RPC request is never anything else. */
-  async decode(maxBodyBytes: number): Promise<RpcRequest> {
+  async decode({ maxBodyBytes, maxValues }: RequestLimits): Promise<RpcRequest> {
     const contentType = headerValue(this.#request.headers, "content-type");
     if (contentType !== undefined) {
       const refused = checkRequestContentType(contentType);
       if (refused) throw refused;
     }
-    const decoded = decodeJsonRpcRequest(await this.#request.body(maxBodyBytes), { maxBodyBytes });
+    const decoded = decodeJsonRpcRequest(await this.#request.body(maxBodyBytes), { maxBodyBytes, maxValues });
     if (!decoded.ok) {
       this.#id = decoded.id;
       throw decoded.error;
     }
     const { id, binding, params } = decoded.request;
     this.#id = id;
-    return { method: binding, input: decodeMessage(binding.input as DescMessage, params) };
+    return { method: binding, input: decodeMessage(binding.input as DescMessage, params, { maxValues }) };
   }
 
   result(method: A2ABinding, output: Message): string {

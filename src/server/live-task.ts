@@ -19,6 +19,7 @@ import { isTerminal } from "../a2a/task-state.js";
 import { EventQueue } from "./event-queue.js";
 import type { Execution } from "./execution.js";
 import { artifactUpdate, statusUpdate, streamResponse, taskStatus } from "./message-literals.js";
+import { frameWeight, STREAM_BACKLOG_BYTES, streamBacklogExceeded } from "./stream-backlog.js";
 import { type StoredTask, scopedKey, type TaskStore, type TaskWriter } from "./task-store.js";
 
 export interface ArtifactWrite {
@@ -52,13 +53,16 @@ export class LiveTask implements StoredTask {
   #artifactIndex: Map<string, number> | undefined;
   #saving: Promise<void> = Promise.resolve();
   #queuedSave: Promise<void> | undefined;
+  readonly #maxBacklogBytes: number;
 
-  constructor(task: Task, scope: string, store: TaskStore, writer: TaskWriter) {
+  /** `maxBacklogBytes`: how far one of its streams may fall behind (stream-backlog.ts). */
+  constructor(task: Task, scope: string, store: TaskStore, writer: TaskWriter, maxBacklogBytes = STREAM_BACKLOG_BYTES) {
     this.task = task;
     this.scope = scope;
     this.key = scopedKey(task.id, scope);
     this.writer = writer;
     this.#store = store;
+    this.#maxBacklogBytes = maxBacklogBytes;
   }
 
   get owner(): string {
@@ -72,7 +76,12 @@ export class LiveTask implements StoredTask {
   /** The task's event fan-out, made when the first stream subscribes. */
   get events(): EventQueue<StreamResponse> {
     if (!this.#events) {
-      this.#events = new EventQueue<StreamResponse>();
+      const maxWeight = this.#maxBacklogBytes;
+      this.#events = new EventQueue<StreamResponse>({
+        weigh: frameWeight,
+        maxWeight,
+        exceeded: () => streamBacklogExceeded(this.task.id, maxWeight),
+      });
       if (this.#closed) this.#events.close();
     }
     return this.#events;
@@ -229,7 +238,13 @@ export function snapshotTask(task: Task): Task {
 /** The live tasks of one agent, by scoped task id. */
 export class LiveTasks {
   readonly #tasks = new Map<string, LiveTask>();
+  readonly #maxBacklogBytes: number;
   #idle: (() => void)[] = [];
+
+  /** `maxBacklogBytes`: how far one stream of a task may fall behind (stream-backlog.ts). */
+  constructor(maxBacklogBytes = STREAM_BACKLOG_BYTES) {
+    this.#maxBacklogBytes = maxBacklogBytes;
+  }
 
   get size(): number {
     return this.#tasks.size;
@@ -246,7 +261,7 @@ export class LiveTasks {
   open(task: Task, scope: string, store: TaskStore, writer: TaskWriter): LiveTask {
     const existing = this.get(task.id, scope);
     if (existing) return existing;
-    const live = new LiveTask(task, scope, store, writer);
+    const live = new LiveTask(task, scope, store, writer, this.#maxBacklogBytes);
     this.#tasks.set(live.key, live);
     return live;
   }
@@ -267,6 +282,11 @@ export class LiveTasks {
   whenIdle(): Promise<void> {
     if (this.#tasks.size === 0) return Promise.resolve();
     return new Promise((resolve) => this.#idle.push(resolve));
+  }
+
+  /** The live tasks a skill is running on. */
+  *executing(): Generator<LiveTask> {
+    for (const live of this.#tasks.values()) if (live.execution) yield live;
   }
 
   /** The live tasks of one scope. */

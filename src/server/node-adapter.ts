@@ -4,9 +4,10 @@
  * read straight off the socket with a byte cap, and the reply is written back
  * with its length at the end of the event-loop turn, together with the turn's
  * other replies (turn-end-writes.ts); no Fetch `Request`/`Response` in
- * between. Streams honour backpressure; a client that goes away aborts the
- * call (the handler detaches, the task goes on) and the chunk iterator is
- * returned.
+ * between. Streams honour backpressure and share the event loop (a burst
+ * of chunks yields once its turn's slice is spent, turn-slice.ts); a client
+ * that goes away aborts the call (the handler detaches, the task goes on)
+ * and the chunk iterator is returned.
  *
  * Mounted as Express middleware, a request no binding serves goes to
  * `next()`; mounted alone, it is answered 404.
@@ -16,6 +17,7 @@ import { BodyTooLargeError, readNodeBody } from "../http/capped-body.js";
 import type { Logger } from "../runtime/logger.js";
 import type { HttpBinding, HttpBodyReply, HttpReply, HttpRequestLike } from "./http-exchange.js";
 import { endAtTurnEnd } from "./turn-end-writes.js";
+import { nextTurn, overSlice } from "./turn-slice.js";
 
 /** A `node:http` request listener, usable as Express middleware. Resolves when the response is done. */
 export type NodeRequestListener = (
@@ -191,6 +193,9 @@ async function writeReply(reply: HttpReply, res: ServerResponse, request: NodeRe
       if (!res.write(next.value)) {
         if (corked) uncork();
         await drained(res, signal);
+      } else if (overSlice()) {
+        // This turn's slice of stream work is spent: the rest waits for the next one (turn-slice.ts).
+        await nextTurn();
       }
     }
   } finally {

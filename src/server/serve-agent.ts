@@ -19,6 +19,7 @@ import { A2A_PROTOCOL_VERSION } from "../a2a/version.js";
 import type { AgentBuilder } from "./agent-builder.js";
 import { AgentCardBinding, type AgentCardOptions, checkCardSecurityOptions } from "./agent-card.js";
 import { AuthNotConfiguredError, CHOOSE_AN_AUTH_MODE, isLoopbackHost } from "./auth/loopback.js";
+import { DRAIN_GRACE_MS, HttpDrain, settlesWithin } from "./drain.js";
 import { type GrpcServer, listenGrpc } from "./grpc/grpc-server.js";
 import type { HttpBinding } from "./http-exchange.js";
 import { createNodeListener } from "./node-adapter.js";
@@ -50,7 +51,24 @@ export interface ListenOptions {
   readonly grpcWeb?: boolean;
 }
 
-/** A running agent. Closing it stops both servers; streams in flight detach (their tasks go on). */
+export interface AgentCloseOptions {
+  /**
+   * Drain for up to this many milliseconds instead of cutting: stop
+   * accepting (both ports close; a request on a connection still open is
+   * refused with 503, a gRPC client gets a GOAWAY), let requests in flight
+   * be answered and running skills finish, streams end on their last frame.
+   * A skill still running at the deadline fails its task ("The agent shut
+   * down before the skill finished"; its caller and its streams get that
+   * FAILED task), and whatever is still open `DRAIN_GRACE_MS` later is cut.
+   */
+  readonly drainMs?: number;
+}
+
+/**
+ * A running agent. `close()` stops both servers at once: streams in flight
+ * detach and their tasks go on (a later listen serves them);
+ * `close({ drainMs })` drains first, for a shutdown.
+ */
 export interface AgentServer extends AsyncDisposable {
   /** The HTTP interface URL: `publicUrl`, else `http://host:port/` (`localhost` for a wildcard host). */
   readonly url: string;
@@ -62,7 +80,7 @@ export interface AgentServer extends AsyncDisposable {
   readonly grpcTarget: string | undefined;
   /** The interfaces served, in the card's order of preference: JSON-RPC, HTTP+JSON, gRPC. */
   readonly interfaces: readonly AgentInterface[];
-  close(): Promise<void>;
+  close(options?: AgentCloseOptions): Promise<void>;
 }
 
 const WILDCARD_HOSTS = new Set(["0.0.0.0", "::", ""]);
@@ -127,6 +145,7 @@ export async function listenAgent(agent: AgentBuilder<any>, options: ListenOptio
           port: options.grpcPort,
           host,
           logger: agent.logger,
+          maxRequestValues: agent.maxRequestValues,
           ...(options.connect === undefined ? {} : { connect: options.connect }),
           ...(options.grpcWeb === undefined ? {} : { grpcWeb: options.grpcWeb }),
         });
@@ -151,7 +170,12 @@ export async function listenAgent(agent: AgentBuilder<any>, options: ListenOptio
           },
         ];
   const bindings = [...card, ...protocols];
-  const server = http.createServer(createNodeListener(() => bindings, { logger: agent.logger }));
+  const server = http.createServer();
+  // The peer's address is read as the connection opens, while the socket knows it (it then stays known): a client
+  // that resets mid-upload must go away quietly, not be authenticated as a caller from nowhere and logged at warn.
+  server.on("connection", (socket) => socket.remoteAddress);
+  const drain = new HttpDrain(server);
+  server.on("request", drain.listener(createNodeListener(() => bindings, { logger: agent.logger })));
   server.listen(options.port, host);
   try {
     await once(server, "listening");
@@ -170,14 +194,27 @@ export async function listenAgent(agent: AgentBuilder<any>, options: ListenOptio
     grpcPort: grpc?.port,
     grpcTarget: grpc ? authority(advertised, grpc.port) : undefined,
     interfaces: interfacesAt(protocols, url, grpc?.port, tenant),
-    close: () => {
+    close: (closeOptions = {}) => {
       closing ??= (async () => {
         servedByAgent.get(agent)?.delete(running);
         const closed = once(server, "close");
-        server.close();
-        // Open streams would hold the server forever: they detach, their tasks go on.
-        server.closeAllConnections();
-        await Promise.all([closed, grpc?.close()]);
+        const { drainMs } = closeOptions;
+        if (drainMs === undefined) {
+          server.close();
+          // Open streams would hold the server forever: they detach, their tasks go on.
+          server.closeAllConnections();
+          await Promise.all([closed, grpc?.close()]);
+          return;
+        }
+        drain.start();
+        const grpcClosed = grpc?.close({ drainMs: drainMs + DRAIN_GRACE_MS });
+        const handler = agent.requestHandler();
+        if (!(await settlesWithin(Promise.all([handler.whenIdle(), closed]), drainMs))) {
+          // The deadline: skills still running fail their tasks, and their callers get that answer.
+          const answered = handler.stopRunning().then(() => closed);
+          if (!(await settlesWithin(answered, DRAIN_GRACE_MS))) server.closeAllConnections();
+        }
+        await Promise.all([closed, grpcClosed]);
       })();
       return closing;
     },

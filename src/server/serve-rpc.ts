@@ -6,15 +6,16 @@
  * `RpcExchange`: how it decodes a request and how it answers one.
  *
  * Failures are logged by one rule: an A2A error (or a body over its cap) is an
- * answer the protocol defines and is not logged; anything else is a bug or an
- * outage, which the caller sees only as an internal error and the log sees
- * in full.
+ * answer the protocol defines and is not logged; a caller that went away
+ * before sending its whole request is a debug line, without a stack (it
+ * happens, and nothing is wrong here); anything else is a bug or an outage,
+ * which the caller sees only as an internal error and the log sees in full.
  */
 import type { Message } from "@bufbuild/protobuf";
 import type { A2ABinding } from "../a2a/bindings.js";
 import type { ProtocolBinding } from "../a2a/constants.js";
 import { A2AError } from "../a2a/errors.js";
-import { BodyTooLargeError } from "../http/capped-body.js";
+import { BodyAbortedError, BodyTooLargeError } from "../http/capped-body.js";
 import type { Logger } from "../runtime/logger.js";
 import { streamingMethodOf, unaryMethodOf } from "./handler-method.js";
 import type { A2ARequestHandler } from "./request-handler.js";
@@ -72,5 +73,7 @@ export async function serveRpc<Reply>(
 /** Logs `error` unless it is an answer the protocol defines (the rule above). */
 export function logFailure(logger: Logger | undefined, error: unknown, binding: ProtocolBinding): void {
   if (error instanceof A2AError || error instanceof BodyTooLargeError) return;
-  logger?.error({ err: error, binding }, "request failed");
+  if (error instanceof BodyAbortedError)
+    logger?.debug({ binding }, "the caller went away before sending its whole request");
+  else logger?.error({ err: error, binding }, "request failed");
 }

@@ -24,6 +24,7 @@ import { NovaOSError } from "../errors/novaos-errors.js";
 import type { LiveTask } from "./live-task.js";
 import { agentMessage, artifact, textPart } from "./message-literals.js";
 import { randomUuid } from "./random-uuid.js";
+import { nextTurn, overSlice } from "./turn-slice.js";
 
 /** Unread events in a watching stream past which each write yields to the event loop. See docs/decisions.md. */
 export const STREAM_BACKLOG = 256;
@@ -151,14 +152,16 @@ export class TaskUpdater {
 
   /**
    * A skill that writes without awaiting anything else runs on microtasks
-   * only, so the sockets of its streams never get a turn to drain: every
-   * event would wait in memory until the skill ends. Past STREAM_BACKLOG
-   * unread events, each write yields to the event loop once. Nothing
-   * blocks: a stream that is not read only slows the skill down.
+   * only, so the sockets of its streams never get a turn to drain (every
+   * event would wait in memory until the skill ends), and no other request
+   * gets one either. Past STREAM_BACKLOG unread events, or once this turn's
+   * slice of stream work is spent (turn-slice.ts), each write yields to the
+   * event loop once. Nothing blocks: a stream that is not read only slows
+   * the skill down.
    */
   #letStreamsDrain(): Promise<void> | undefined {
-    if (this.#live.backlog < STREAM_BACKLOG) return undefined;
-    return new Promise((resolve) => setImmediate(resolve));
+    if (this.#live.backlog < STREAM_BACKLOG && !overSlice()) return undefined;
+    return nextTurn();
   }
 
   /** An agent message on this task (not published): role AGENT, ids threaded, a fresh message id. */

@@ -9,6 +9,7 @@ import { A2AService, AgentCardSchema, type StreamResponseSchema, TaskSchema } fr
 import { ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
 import {
   InternalError,
+  InvalidAgentResponseError,
   InvalidRequestError,
   MethodNotFoundError,
   TaskNotCancelableError,
@@ -21,6 +22,7 @@ import {
   NovaOSConnectionError,
   NovaOSError,
   NovaOSRateLimitError,
+  NovaOSValidationError,
 } from "../../src/errors/novaos-errors.js";
 import { BearerTokenAuth } from "../../src/http/auth.js";
 
@@ -36,7 +38,10 @@ interface GrpcServer {
 const task = (id = "t1", state = 2) => create(TaskSchema, { id, contextId: "c1", status: { state } });
 const frame = (init: MessageInitShape<typeof StreamResponseSchema>["payload"]) => ({ payload: init });
 
-async function startGrpcServer(impl: Partial<ServiceImpl<typeof A2AService>>): Promise<GrpcServer> {
+async function startGrpcServer(
+  impl: Partial<ServiceImpl<typeof A2AService>>,
+  limits: { readMaxBytes?: number; writeMaxBytes?: number } = {},
+): Promise<GrpcServer> {
   const contexts: HandlerContext[] = [];
   const wrapped = Object.fromEntries(
     Object.entries(impl).map(([name, fn]) => [
@@ -52,6 +57,7 @@ async function startGrpcServer(impl: Partial<ServiceImpl<typeof A2AService>>): P
       grpc: true,
       connect: false,
       grpcWeb: false,
+      ...limits,
       routes: (router: ConnectRouter) => router.service(A2AService, wrapped),
     }),
   );
@@ -153,6 +159,28 @@ describe("gRPC calls", () => {
     });
     await using client = new Client({ baseUrl: server.url, binding: "GRPC" });
     expect(await failure(client.getTask("t1"))).toBeInstanceOf(ErrorClass);
+  });
+
+  it("a message over a size cap is never a rate limit: a reply is -32006, a request a validation error", async () => {
+    const big = () => create(TaskSchema, { ...task(), metadata: { text: "x".repeat(50_000) } });
+    server = await startGrpcServer({ getTask: big }, { writeMaxBytes: 20_000 });
+    await using client = new Client({ baseUrl: server.url, binding: "GRPC", maxResponseBytes: 10_000 });
+    // Over the agent's own write cap: the agent answers RESOURCE_EXHAUSTED about its reply.
+    const overAgentCap = await failure(client.getTask("t1"));
+    expect(overAgentCap).toBeInstanceOf(InvalidAgentResponseError);
+    expect((overAgentCap as NovaOSError).isRetryable).toBe(false);
+    await server.close();
+    server = await startGrpcServer({ getTask: big, sendMessage: () => ({}) }, { readMaxBytes: 1000 });
+    await using capped = new Client({ baseUrl: server.url, binding: "GRPC", maxResponseBytes: 10_000 });
+    // Over this client's cap: connect refuses the reply while reading it.
+    const overClientCap = await failure(capped.getTask("t1"));
+    expect(overClientCap).toBeInstanceOf(InvalidAgentResponseError);
+    expect((overClientCap as InvalidAgentResponseError).metadata).toEqual({ maxBytes: "10000" });
+    expect((overClientCap as NovaOSError).isRetryable).toBe(false);
+    // A request over the agent's read cap cannot succeed if sent again.
+    const tooLarge = await failure(capped.sendMessage("y".repeat(5000)));
+    expect(tooLarge).toBeInstanceOf(NovaOSValidationError);
+    expect((tooLarge as NovaOSError).isRetryable).toBe(false);
   });
 
   it("dials a bare host:port and grpc:// target in cleartext, and infers gRPC from them", async () => {

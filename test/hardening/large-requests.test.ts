@@ -3,15 +3,18 @@
  * 10 MB request with 600,000 metadata keys held the event loop 1.5 s (parse,
  * decode, store, write back). A request may now hold MAX_REQUEST_VALUES JSON
  * values: past that it is refused with -32602 / HTTP 400 / INVALID_ARGUMENT
- * naming the limit (over JSON-RPC before it is parsed), and nothing runs.
+ * naming the limit, before it is parsed (JSON-RPC and HTTP+JSON count the
+ * text, the gRPC fast path counts the wire), and nothing runs. The limit is
+ * the builder's `maxRequestValues`.
  */
-import { create } from "@bufbuild/protobuf";
+import { create, toBinary } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PartSchema, SendMessageRequestSchema } from "../../gen/a2a_pb.js";
 import { MAX_REQUEST_VALUES } from "../../src/a2a/request-limits.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { AgentBuilder } from "../../src/server/agent-builder.js";
+import { rawGrpcCall } from "./raw-grpc.js";
 import { ATTACKER, expectUnaffected, type ServedAgent, serveForAttack, userMessage } from "./support.js";
 
 let agent: ServedAgent;
@@ -94,5 +97,68 @@ describe("600,000 metadata keys in one request", () => {
     );
     expect(served.body.result.task.status.state).toBe("TASK_STATE_COMPLETED");
     await expectUnaffected(agent);
+  });
+});
+
+describe("the value limit is counted before the request is parsed, on every binding", () => {
+  // Over the limit, then text JSON.parse (or fromBinary) would refuse: the count answers first.
+  it("HTTP+JSON: -32602 / 400 INVALID_ARGUMENT naming the limit, not a parse error", async () => {
+    const body = `{"message":${userMessage("x", { parts: `,{"data":[${"0,".repeat(MAX_REQUEST_VALUES)}` })}`;
+    const reply = await agent.httpJson("message:send", body);
+    expect(reply.status).toBe(400);
+    expect(reply.body.error.status).toBe("INVALID_ARGUMENT");
+    expectLimitNamed(JSON.stringify(reply.body.error));
+    await expectUnaffected(agent);
+  });
+
+  it("gRPC fast path: INVALID_ARGUMENT naming the limit, counted on the wire before decoding", async () => {
+    const metadata: Record<string, number> = {};
+    for (let i = 0; i < MAX_REQUEST_VALUES / 2 + 10; i++) metadata[`k${i}`] = i;
+    const valid = toBinary(SendMessageRequestSchema, create(SendMessageRequestSchema, { message: { metadata } }));
+    // A field of wire type 7 at the end: decoding would fail there ("parse binary", INTERNAL).
+    const body = new Uint8Array([...valid, 0x0f]);
+    const runs = skillRuns;
+    const answer = await rawGrpcCall(agent.server.grpcTarget as string, "SendMessage", body, {
+      headers: { "x-novaos-tenant-id": "attacker" },
+    });
+    expect(answer.status).toBe(String(Code.InvalidArgument));
+    expectLimitNamed(answer.message);
+    expect(skillRuns).toBe(runs);
+    await expectUnaffected(agent);
+  });
+});
+
+describe("maxRequestValues on the AgentBuilder", () => {
+  it("sets the limit of every binding", async () => {
+    const builder = new AgentBuilder({
+      name: "small-limit",
+      logger: createLogger({ level: "silent" }),
+      maxRequestValues: 200,
+    });
+    builder.skill("echo", async (_ctx, text) => ({ output: text }));
+    const small = await serveForAttack(builder);
+    try {
+      const metadata: Record<string, number> = { skillId: 0 };
+      for (let i = 0; i < 120; i++) metadata[`k${i}`] = i;
+      const json = userMessage("x", { metadata: JSON.stringify(metadata).replace('"skillId":0,', "") });
+      const viaJsonRpc = await small.jsonRpc("SendMessage", `{"message":${json}}`);
+      expect(viaJsonRpc.body.error.code).toBe(-32602);
+      expect(viaJsonRpc.body.error.data[0].metadata.maxValues).toBe("200");
+      const viaRest = await small.httpJson("message:send", `{"message":${json}}`);
+      expect(viaRest.status).toBe(400);
+      expect(JSON.stringify(viaRest.body.error)).toContain('"maxValues":"200"');
+      const request = create(SendMessageRequestSchema, {
+        message: { messageId: "m", role: 1, metadata, parts: [{ content: { case: "text", value: "x" } }] },
+      });
+      const viaGrpc = await small.grpc.sendMessage(request, { headers: ATTACKER }).then(
+        () => undefined,
+        (e: unknown) => ConnectError.from(e),
+      );
+      expect(viaGrpc?.code).toBe(Code.InvalidArgument);
+      expect(viaGrpc?.rawMessage).toContain("200");
+      await expectUnaffected(small);
+    } finally {
+      await small.close();
+    }
   });
 });

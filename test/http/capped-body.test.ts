@@ -7,6 +7,7 @@
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import {
+  BodyAbortedError,
   BodyTooLargeError,
   readBodyText,
   readErrorBody,
@@ -99,12 +100,17 @@ describe("readNodeBody", () => {
     expect(sent).toBeLessThanOrEqual(6);
   });
 
-  it("rejects when the sender goes away before the end", async () => {
+  it("rejects with BodyAbortedError when the sender goes away before the end, or the stream fails", async () => {
     const stream = new Readable({ read() {} });
     const read = readNodeBody(stream, { maxBytes: KiB });
     stream.push(Buffer.from("{"));
     stream.destroy();
-    await expect(read).rejects.toThrow("before sending the whole body");
+    await expect(read).rejects.toThrow(BodyAbortedError);
+    const failing = new Readable({ read() {} });
+    const failed = readNodeBody(failing, { maxBytes: KiB });
+    const reset = Object.assign(new Error("aborted"), { code: "ECONNRESET" });
+    failing.destroy(reset);
+    await expect(failed).rejects.toMatchObject({ name: "BodyAbortedError", cause: reset });
   });
 });
 

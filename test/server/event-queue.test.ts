@@ -67,3 +67,42 @@ describe("EventQueue", () => {
     expect(queue.subscriptionCount).toBe(0);
   });
 });
+
+describe("EventQueue with a backlog limit", () => {
+  const exceeded = new Error("fell behind");
+  const limited = () => new EventQueue<string>({ weigh: (e) => e.length, maxWeight: 10, exceeded: () => exceeded });
+
+  it("ends a subscription that holds more than the limit: what it held is dropped, reading throws", async () => {
+    const queue = limited();
+    const slow = queue.subscribe();
+    const fast = queue.subscribe();
+    queue.publish("aaaa");
+    expect(await fast.nextBatch()).toEqual(["aaaa"]);
+    queue.publish("bbbb");
+    expect(await fast.nextBatch()).toEqual(["bbbb"]);
+    // The slow one holds 8 of 10: the next event takes it past the limit.
+    queue.publish("cccc");
+    expect(slow.ended).toBe(true);
+    expect(slow.buffered).toBe(0);
+    await expect(slow.nextBatch()).rejects.toBe(exceeded);
+    // The others go on; the queue let go of the slow one.
+    expect(await fast.nextBatch()).toEqual(["cccc"]);
+    expect(queue.subscriptionCount).toBe(1);
+  });
+
+  it("counts only what is held: taking a batch frees its weight, and one event always fits", async () => {
+    const queue = limited();
+    const s = queue.subscribe();
+    queue.publish("aaaaaaaa");
+    expect(await s.nextBatch()).toEqual(["aaaaaaaa"]);
+    queue.publish("bbbbbbbb");
+    expect(await s.nextBatch()).toEqual(["bbbbbbbb"]);
+    queue.publish("a much longer event than the limit");
+    expect(await s.nextBatch()).toEqual(["a much longer event than the limit"]);
+    const read: string[] = [];
+    queue.publish("x");
+    queue.close();
+    for await (const e of s) read.push(e);
+    expect(read).toEqual(["x"]);
+  });
+});

@@ -2,14 +2,16 @@
  * The node:http adapter's client-gone signal, made only when a binding reads
  * it: it aborts when the client leaves before the reply is complete, whether
  * read before or after that, never after a complete reply, and leaves no
- * listener on the response.
+ * listener on the response. Complete replies carry their length; streams
+ * yield the event loop between chunks once a turn's slice is spent.
  */
 import { once } from "node:events";
 import http, { type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { HttpBinding, HttpRequestLike } from "../../src/server/http-exchange.js";
 import { createNodeListener } from "../../src/server/node-adapter.js";
+import { TURN_SLICE_MS } from "../../src/server/turn-slice.js";
 import { deferred } from "./support/agent-server.js";
 
 let server: http.Server | undefined;
@@ -132,5 +134,42 @@ describe("node adapter: complete replies", () => {
     expect(got.headers["content-length"]).toBeUndefined();
     expect(got.headers.etag).toBe('"v1"');
     expect(got.body.byteLength).toBe(0);
+  });
+});
+
+describe("node adapter: streams share the event loop", () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it("waits a turn between chunks once the turn's slice of stream work is spent", async () => {
+    // Every reading of the clock is a tenth of the slice later: the slice is spent after ten chunks of a turn.
+    let now = 0;
+    vi.spyOn(performance, "now").mockImplementation(() => {
+      now += TURN_SLICE_MS / 10;
+      return now;
+    });
+    const CHUNKS = 1000;
+    let turns = 0;
+    let writing = true;
+    const tick = () => {
+      if (!writing) return;
+      turns++;
+      setImmediate(tick);
+    };
+    const { port } = await serve({
+      async handle() {
+        setImmediate(tick);
+        // Small chunks, ready at once: never enough to fill the socket's buffer and wait for a drain.
+        async function* chunks() {
+          for (let i = 0; i < CHUNKS; i++) yield "data: x\n\n";
+          writing = false;
+        }
+        return { kind: "stream", status: 200, headers: { "content-type": "text/event-stream" }, chunks: chunks() };
+      },
+    });
+    const body = await (await fetch(`http://127.0.0.1:${port}/`)).text();
+    expect(body).toBe("data: x\n\n".repeat(CHUNKS));
+    expect(turns).toBeGreaterThanOrEqual(CHUNKS / 20);
   });
 });

@@ -9,6 +9,7 @@ import * as http2 from "node:http2";
 import type { AddressInfo } from "node:net";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { DEFAULT_MAX_BODY_BYTES } from "../../a2a/jsonrpc.js";
+import { settlesWithin } from "../drain.js";
 import type { A2ARequestHandler } from "../request-handler.js";
 import { type A2AServiceImplOptions, a2aGrpcRoutes, grpcUnaryMethods, remoteAddressValues } from "./grpc-service.js";
 import { withUnaryFastPath } from "./unary-fast-path.js";
@@ -45,6 +46,7 @@ export function createGrpcNodeHandler(handler: A2ARequestHandler, options: GrpcH
   });
   return withUnaryFastPath(unaryMethods, viaConnect, {
     maxMessageBytes: maxBytes,
+    ...(options.maxRequestValues === undefined ? {} : { maxRequestValues: options.maxRequestValues }),
     ...(options.shutdownSignal ? { shutdownSignal: options.shutdownSignal } : {}),
   });
 }
@@ -56,14 +58,26 @@ export interface GrpcListenOptions extends Omit<GrpcHandlerOptions, "shutdownSig
   readonly host?: string;
 }
 
+/** How a server closes. */
+export interface CloseOptions {
+  /**
+   * Drain first, for up to this many milliseconds: stop accepting (the port
+   * closes; open connections get a GOAWAY, so their clients open no new
+   * calls there) and let the calls in flight finish; only what is still open
+   * at the deadline is cut. Without it, the calls in flight are cut at once:
+   * they detach, and their tasks go on.
+   */
+  readonly drainMs?: number;
+}
+
 /** A running gRPC server. */
 export interface GrpcServer extends AsyncDisposable {
   readonly port: number;
   readonly host: string;
   /** The gRPC target (`host:port`), the form gRPC clients (grpc-js, grpcio) dial. */
   readonly target: string;
-  /** Detaches the calls in flight, lets their streams end, and stops listening. */
-  close(): Promise<void>;
+  /** Stops listening: at once (calls in flight detach), or after draining them (`drainMs`). */
+  close(options?: CloseOptions): Promise<void>;
 }
 
 /** Listens with cleartext HTTP/2 (h2c), as gRPC clients with insecure credentials expect. */
@@ -84,13 +98,22 @@ export async function listenGrpc(handler: A2ARequestHandler, options: GrpcListen
     });
   });
   const { port } = server.address() as AddressInfo;
+  const closed = new Promise<void>((resolve) => server.once("close", () => resolve()));
+  const detachAll = () => shutdown.abort(new Error("The gRPC server is shutting down"));
   let closing: Promise<void> | undefined;
-  const close = () => {
-    closing ??= new Promise<void>((resolve) => {
-      shutdown.abort(new Error("The gRPC server is shutting down"));
-      server.close(() => resolve());
+  const close = (options: CloseOptions = {}) => {
+    closing ??= (async () => {
+      // The port closes now; `closed` settles once every session has ended.
+      server.close();
+      if (options.drainMs === undefined) detachAll();
+      // GOAWAY: each session ends once its calls in flight have.
       for (const session of sessions) session.close();
-    });
+      if (options.drainMs !== undefined && !(await settlesWithin(closed, options.drainMs))) {
+        detachAll();
+        for (const session of sessions) session.destroy();
+      }
+      await closed;
+    })();
     return closing;
   };
   return {
@@ -98,6 +121,6 @@ export async function listenGrpc(handler: A2ARequestHandler, options: GrpcListen
     host,
     target: `${host.includes(":") ? `[${host}]` : host}:${port}`,
     close,
-    [Symbol.asyncDispose]: close,
+    [Symbol.asyncDispose]: () => close(),
   };
 }

@@ -28,6 +28,8 @@ import { toConnectError } from "./grpc-error.js";
 export interface A2AServiceImplOptions {
   /** Where unexpected handler failures are logged (they reach the caller as a bare INTERNAL). */
   readonly logger?: Logger;
+  /** Requests holding more JSON values are refused with INVALID_ARGUMENT. Default `MAX_REQUEST_VALUES`. */
+  readonly maxRequestValues?: number;
 }
 
 type GrpcReply = Message | AsyncIterable<Message>;
@@ -41,17 +43,17 @@ class DecodedGrpcCall implements RpcExchange<GrpcReply> {
   readonly #method: A2ABinding;
   readonly #request: Message;
   readonly #call: ServerCall;
-  readonly #logger: Logger | undefined;
+  readonly #options: A2AServiceImplOptions;
 
-  constructor(method: A2ABinding, request: Message, call: ServerCall, logger: Logger | undefined) {
+  constructor(method: A2ABinding, request: Message, call: ServerCall, options: A2AServiceImplOptions) {
     this.#method = method;
     this.#request = request;
     this.#call = call;
-    this.#logger = logger;
+    this.#options = options;
   }
 
   decode(): RpcRequest {
-    checkRequiredFields(this.#method.input as DescMessage, this.#request as never);
+    checkRequiredFields(this.#method.input as DescMessage, this.#request as never, this.#options.maxRequestValues);
     return { method: this.#method, input: this.#request };
   }
 
@@ -64,7 +66,7 @@ class DecodedGrpcCall implements RpcExchange<GrpcReply> {
     try {
       yield* detachable(frames, this.#call.signal);
     } catch (error) {
-      logFailure(this.#logger, error, PROTOCOL_BINDING_GRPC);
+      logFailure(this.#options.logger, error, PROTOCOL_BINDING_GRPC);
       throw toConnectError(error);
     } finally {
       this.#call.close();
@@ -81,9 +83,9 @@ function serveDecoded(
   binding: A2ABinding,
   request: Message,
   call: ServerCall,
-  logger: Logger | undefined,
+  options: A2AServiceImplOptions,
 ): Promise<GrpcReply> {
-  return serveRpc<GrpcReply>(handler, call, new DecodedGrpcCall(binding, request, call, logger), logger);
+  return serveRpc<GrpcReply>(handler, call, new DecodedGrpcCall(binding, request, call, options), options.logger);
 }
 
 /**
@@ -106,7 +108,7 @@ export function grpcUnaryMethods(
     methods.set(`/${A2AService.typeName}/${binding.name}`, {
       binding,
       // The binding is unary: the answer is the handler's reply message.
-      answer: (request, call) => serveDecoded(handler, binding, request, call, options.logger) as Promise<Message>,
+      answer: (request, call) => serveDecoded(handler, binding, request, call, options) as Promise<Message>,
     });
   }
   return methods;
@@ -135,11 +137,11 @@ function callOf(handlerContext: HandlerContext): ServerCall {
   );
 }
 
-function serverStreaming(binding: A2ABinding, handler: A2ARequestHandler, logger: Logger | undefined) {
+function serverStreaming(binding: A2ABinding, handler: A2ARequestHandler, options: A2AServiceImplOptions) {
   return async function* (request: Message, handlerContext: HandlerContext): AsyncGenerator<Message> {
     const call = callOf(handlerContext);
     // The binding is streaming: the answer is the frames.
-    yield* (await serveDecoded(handler, binding, request, call, logger)) as AsyncIterable<Message>;
+    yield* (await serveDecoded(handler, binding, request, call, options)) as AsyncIterable<Message>;
   };
 }
 
@@ -156,7 +158,7 @@ export function createA2AServiceImpl(
   }
   for (const binding of a2aBindingList) {
     if (binding.kind === "server_streaming") {
-      impl[handlerMethodName(binding.name)] = serverStreaming(binding, handler, options.logger);
+      impl[handlerMethodName(binding.name)] = serverStreaming(binding, handler, options);
     }
   }
   return impl as ServiceImpl<typeof A2AService>;

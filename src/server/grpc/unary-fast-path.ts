@@ -16,7 +16,9 @@
  * skeleton, through `GrpcUnaryMethod`. What is this path's own is the
  * envelope: the body is read with the HTTP bindings' reader and a total cap
  * (one envelope of the largest allowed message), refused as soon as the
- * envelope header declares more.
+ * envelope header declares more; and the message's values are counted on the
+ * wire before it is decoded (a 10 MiB message of tiny fields costs seconds to
+ * decode, as its JSON form does to parse).
  */
 import type { IncomingMessage } from "node:http";
 import { constants, type Http2ServerRequest, type Http2ServerResponse, type OutgoingHttpHeaders } from "node:http2";
@@ -24,8 +26,10 @@ import { fromBinary, type Message, toBinary } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
 import { PROTOCOL_BINDING_GRPC } from "../../a2a/constants.js";
+import { countBinaryValues, MAX_REQUEST_VALUES, tooManyValues } from "../../a2a/request-limits.js";
 import { BodyTooLargeError, readNodeBody } from "../../http/capped-body.js";
 import { type CallerWatch, ServerCall } from "../server-call.js";
+import { toConnectError } from "./grpc-error.js";
 import type { GrpcUnaryMethod } from "./grpc-service.js";
 
 type NodeRequest = IncomingMessage | Http2ServerRequest;
@@ -33,6 +37,8 @@ type NodeRequest = IncomingMessage | Http2ServerRequest;
 export interface UnaryFastPathOptions {
   /** Largest request message accepted (RESOURCE_EXHAUSTED beyond), as connect's `readMaxBytes`. */
   readonly maxMessageBytes: number;
+  /** Values a request message may hold, counted before it is decoded. Default `MAX_REQUEST_VALUES`. */
+  readonly maxRequestValues?: number;
   /** Aborting it detaches every call in flight, as connect-node's `shutdownSignal`. */
   readonly shutdownSignal?: AbortSignal;
 }
@@ -87,7 +93,10 @@ async function answer(
   let trailers: OutgoingHttpHeaders = OK_TRAILERS;
   try {
     const body = await readEnvelope(req, options.maxMessageBytes);
-    const response = await method.answer(decode(method, singleMessage(body)), call);
+    const response = await method.answer(
+      decode(method, singleMessage(body), options.maxRequestValues ?? MAX_REQUEST_VALUES),
+      call,
+    );
     reply = envelope(toBinary(method.binding.output, response as never));
   } catch (error) {
     trailers = errorTrailers(error);
@@ -161,7 +170,15 @@ function singleMessage(body: Uint8Array): Uint8Array {
   return body.subarray(ENVELOPE_HEADER_BYTES, end);
 }
 
-function decode(method: GrpcUnaryMethod, bytes: Uint8Array): Message {
+/**
+ * The request message. Its values are counted on the wire first, unless it
+ * is too short to hold more than `maxValues` (every counted value takes at
+ * least one byte): the small calls of the hot path are not scanned at all.
+ */
+function decode(method: GrpcUnaryMethod, bytes: Uint8Array, maxValues: number): Message {
+  if (bytes.byteLength > maxValues && countBinaryValues(method.binding.input, bytes, maxValues) > maxValues) {
+    throw toConnectError(tooManyValues(maxValues));
+  }
   try {
     return fromBinary(method.binding.input, bytes) as Message;
   } catch (error) {

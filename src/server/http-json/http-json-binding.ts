@@ -15,13 +15,19 @@ import { type HeadersLike, headerValue } from "../../a2a/headers.js";
 import { encodeMessageText } from "../../a2a/protojson.js";
 import { A2A_VERSION_HEADER } from "../../a2a/version.js";
 import type { HttpBodyReply, HttpRequestLike } from "../http-exchange.js";
-import { HttpRpcBinding, type HttpRpcCodec, type HttpRpcOptions, type HttpRpcProtocol } from "../http-rpc.js";
+import {
+  HttpRpcBinding,
+  type HttpRpcCodec,
+  type HttpRpcOptions,
+  type HttpRpcProtocol,
+  type RequestLimits,
+} from "../http-rpc.js";
 import type { A2ARequestHandler } from "../request-handler.js";
 import type { RpcRequest } from "../serve-rpc.js";
 import { decodeRouteRequest } from "./request-json.js";
 import { isMethodMismatch, matchRoute, type RouteMatch } from "./route-table.js";
 
-/** `maxBodyBytes` (default 10 MiB, as JSON-RPC; over it is 400 JSON_PARSE) and the logger of unexpected failures (500 INTERNAL to the caller). */
+/** `maxBodyBytes` (default 10 MiB, as JSON-RPC; over it is 400 JSON_PARSE), `maxRequestValues` and the logger of unexpected failures (500 INTERNAL to the caller). */
 export type HttpJsonBindingOptions = HttpRpcOptions;
 
 /**
@@ -52,8 +58,8 @@ class HttpJsonCodec implements HttpRpcCodec {
     this.#match = match;
   }
 
-  async decode(maxBodyBytes: number): Promise<RpcRequest> {
-    return { method: this.#match.binding, input: await decodeRouteRequest(this.#match, this.#request, maxBodyBytes) };
+  async decode(limits: RequestLimits): Promise<RpcRequest> {
+    return { method: this.#match.binding, input: await decodeRouteRequest(this.#match, this.#request, limits) };
   }
 
   result(method: A2ABinding, output: Message): string {
