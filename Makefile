@@ -6,7 +6,7 @@ export REDOCLY_TELEMETRY := off
 export REDOCLY_SUPPRESS_UPDATE_NOTICE := true
 BIN := node_modules/.bin
 
-.PHONY: generate check-generated test typecheck lint lint-openapi vitest conformance build bench demo clean
+.PHONY: generate check-generated test typecheck lint lint-openapi vitest conformance build bench bench-long soak demo clean
 
 # Reinstalls only when the lock changes; the lock file serialises concurrent makes.
 node_modules/.installed: package-lock.json
@@ -55,9 +55,19 @@ build: node_modules/.installed
 demo: node_modules/.installed
 	$(BIN)/tsx examples/demo.ts
 
-## make bench: throughput against @a2a-js/sdk and a raw node:http ceiling, printed as one table of ratios.
+## make bench: ours, @a2a-js/sdk and a raw ceiling in interleaved rounds; one table of medians, ranges, ratios and
+## server CPU per call (docs/performance.md). `make bench ROUNDS=3` for fewer rounds (default 5; also BENCH_ROUNDS).
 bench: node_modules/.installed
-	$(BIN)/tsx bench/run.ts
+	$(BIN)/tsx bench/run.ts $(if $(ROUNDS),--rounds $(ROUNDS))
+
+## make bench-long: the rows too slow for every run (a 1M-event stream, ListTasks over 1M stored tasks).
+bench-long: node_modules/.installed
+	$(BIN)/tsx bench/run.ts --long $(if $(ROUNDS),--rounds $(ROUNDS))
+
+## make soak: an agent under a 256 MB heap is sent 300 × 5 MB messages and 3,000 × 100 KB follow-ups to one
+## paused task; fails unless it stays up with its RSS flat (tools/soak.ts; a reduced run is in make test).
+soak: node_modules/.installed
+	$(BIN)/tsx tools/soak.ts
 
 clean:
 	rm -rf dist .cache coverage

@@ -1,15 +1,17 @@
 /**
  * Where an echo server spends its time: `npx tsx bench/profile.ts <row>
  * [ours|peer|ceiling] [--cpu-prof]` loads one server of an echo row
- * (`jsonrpc`, `http-json`, `grpc`) as `make bench` does and prints its rate,
- * the server's CPU time per call and how busy the server process was (CPU
- * time / wall time; 1.0 is one core). `--cpu-prof` also writes a V8 CPU
- * profile of the server to .cache/profiles/ (open it in Chrome DevTools).
+ * (`jsonrpc`, `http-json`, `grpc`) as a `make bench` round does (32
+ * connections, 5 s) and prints its rate, the server's CPU time per call and
+ * how busy the server process was (CPU time / wall time; 1.0 is one core).
+ * `--cpu-prof` also writes a V8 CPU profile of the server to .cache/profiles/
+ * (open it in Chrome DevTools) and prints its top functions by self time.
  */
 import { fileURLToPath } from "node:url";
 import { grpcEchoTargets } from "./scenarios/grpc-echo.js";
 import { httpJsonEchoTargets } from "./scenarios/http-json-echo.js";
 import { jsonRpcEchoTargets } from "./scenarios/jsonrpc-echo.js";
+import { summariseProfile } from "./support/cpu-profile.js";
 import type { EchoTargets } from "./support/echo-targets.js";
 import { measureEcho } from "./support/echo-targets.js";
 
@@ -20,6 +22,7 @@ const ROWS: Record<string, EchoTargets> = {
 };
 const PROFILES = fileURLToPath(new URL("../.cache/profiles", import.meta.url));
 const SECONDS = 5;
+const TOP_FRAMES = 25;
 
 const args = process.argv.slice(2);
 const cpuProf = args.includes("--cpu-prof");
@@ -31,30 +34,23 @@ if (!target) {
   process.exit(2);
 }
 
-let cpuAtStart: NodeJS.CpuUsage = { user: 0, system: 0 };
-let wallAtStart = 0;
-let cpu: NodeJS.CpuUsage = { user: 0, system: 0 };
-let wall = 0;
-const rate = await measureEcho(
+const profileName = `${rowName}-${which}-${Date.now()}.cpuprofile`;
+const result = await measureEcho(
   target,
-  { probe: true, execArgv: cpuProf ? ["--cpu-prof", `--cpu-prof-dir=${PROFILES}`] : [] },
-  (running) => ({
-    async before() {
-      cpuAtStart = await running.cpuUsage();
-      wallAtStart = performance.now();
-    },
-    async after() {
-      const end = await running.cpuUsage();
-      cpu = { user: end.user - cpuAtStart.user, system: end.system - cpuAtStart.system };
-      wall = (performance.now() - wallAtStart) * 1000;
-    },
-  }),
+  { connections: 32, durationSeconds: SECONDS, warmupSeconds: 1 },
+  { execArgv: cpuProf ? ["--cpu-prof", `--cpu-prof-dir=${PROFILES}`, `--cpu-prof-name=${profileName}`] : [] },
 );
-const calls = rate * SECONDS;
-const total = cpu.user + cpu.system;
+const { user, system } = result.cpu;
+const windowUs = (result.calls / result.rate) * 1e6;
 process.stdout.write(
-  `${rowName} ${which} (${target.server}): ${Math.round(rate).toLocaleString("en")} calls/s, ` +
-    `${(total / calls).toFixed(1)} µs server CPU per call (user ${(cpu.user / calls).toFixed(1)}, ` +
-    `system ${(cpu.system / calls).toFixed(1)}), server busy ${(total / wall).toFixed(2)} cores\n`,
+  `${rowName} ${which} (${target.server}): ${Math.round(result.rate).toLocaleString("en")} calls/s, ` +
+    `${((user + system) / result.calls).toFixed(1)} µs server CPU per call (user ${(user / result.calls).toFixed(1)}, ` +
+    `system ${(system / result.calls).toFixed(1)}), server busy ${((user + system) / windowUs).toFixed(2)} cores\n`,
 );
-if (cpuProf) process.stdout.write(`profile written to ${PROFILES}\n`);
+if (cpuProf) {
+  const file = `${PROFILES}/${profileName}`;
+  const summary = await summariseProfile(file, TOP_FRAMES);
+  process.stdout.write(`profile ${file} (main thread busy ${Math.round(summary.busyMs)} ms), self time:\n`);
+  for (const { frame, share } of summary.top)
+    process.stdout.write(`${(share * 100).toFixed(1).padStart(6)} %  ${frame}\n`);
+}

@@ -1,60 +1,65 @@
 /**
- * `make bench`: runs every registered scenario (bench/scenarios/index.ts) and
- * prints one table: ours, @a2a-js/sdk 1.3.0, the raw node:http ceiling, the
- * ratios, and whether each row meets its target. `npx tsx bench/run.ts
- * <filter>` runs only the scenarios whose name contains the filter.
+ * `make bench`: runs the registered scenarios (bench/scenarios/index.ts) in
+ * interleaved rounds (bench/scenario.ts) and prints one table: per row the
+ * median and range over the rounds of ours, @a2a-js/sdk 1.3.0 and the raw
+ * ceiling, the per-round ratios, and whether the medians meet the row's
+ * targets, under the machine, the load average before and after, and the
+ * time taken. The same table is written as markdown to
+ * .cache/bench/results.md (for docs/performance.md).
+ *
+ * `npx tsx bench/run.ts [filter…] [--rounds N] [--long]`: only the scenarios
+ * whose name contains a filter; N rounds (default 5, or `BENCH_ROUNDS`);
+ * `--long` (`make bench-long`) runs the long scenarios (the 1M rows) instead
+ * of the others.
  */
+import { mkdir, writeFile } from "node:fs/promises";
 import os from "node:os";
-import type { BenchRow, BenchTargets } from "./scenario.js";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import { scenarios } from "./scenarios/index.js";
+import { markdownTable, missedRows, textTable } from "./support/report.js";
+import { runScenario, type ScenarioResult } from "./support/rounds.js";
 
-const filter = process.argv[2]?.toLowerCase();
-const selected = scenarios.filter((s) => !filter || s.name.toLowerCase().includes(filter));
+const DEFAULT_ROUNDS = 5;
+const RESULTS = fileURLToPath(new URL("../.cache/bench/results.md", import.meta.url));
 
-const fmt = (n: number | undefined) =>
-  n === undefined ? "—" : n >= 100 ? Math.round(n).toLocaleString("en") : n.toFixed(2);
-const ratio = (a: number, b: number | undefined) => (b ? `${(a / b).toFixed(2)}×` : "—");
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { rounds: { type: "string" }, long: { type: "boolean", default: false } },
+});
+const rounds = Number(values.rounds ?? process.env.BENCH_ROUNDS ?? DEFAULT_ROUNDS);
+if (!Number.isInteger(rounds) || rounds < 1) throw new RangeError(`rounds must be a positive integer, not ${rounds}`);
+const filters = positionals.map((f) => f.toLowerCase());
+const selected = scenarios.filter(
+  (s) =>
+    (s.long ?? false) === values.long &&
+    (filters.length === 0 || filters.some((f) => s.name.toLowerCase().includes(f))),
+);
 
-function verdict(row: BenchRow): string {
-  const t: BenchTargets | undefined = row.targets;
-  if (!t) return "";
-  const checks: [boolean, string][] = [];
-  if (t.vsPeer !== undefined)
-    checks.push([row.peer !== undefined && row.ours / row.peer >= t.vsPeer, `≥${t.vsPeer}× peer`]);
-  if (t.vsCeiling !== undefined)
-    checks.push([row.ceiling !== undefined && row.ours / row.ceiling >= t.vsCeiling, `≥${t.vsCeiling * 100}% raw`]);
-  if (t.absolute !== undefined) checks.push([row.ours >= t.absolute, `≥${fmt(t.absolute)}`]);
-  if (t.maximum !== undefined) checks.push([row.ours <= t.maximum, `≤${t.maximum}`]);
-  return checks.map(([ok, what]) => `${ok ? "✓" : "✗"} ${what}`).join(", ");
-}
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
+const cpus = os.cpus();
+const machine = `Node ${process.version}, ${cpus.length} × ${cpus[0]?.model ?? "cpu"}, ${Math.round(os.totalmem() / 2 ** 30)} GB`;
+const loadBefore = loadAverage();
+const started = performance.now();
 
-const header = ["row", "unit", "ours", "@a2a-js/sdk", "raw node:http", "ours/peer", "ours/raw", "target"];
-const table: string[][] = [];
-let missed = 0;
+const results: ScenarioResult[] = [];
 for (const scenario of selected) {
-  process.stderr.write(`running ${scenario.name}…\n`);
-  const rows = await scenario.run();
-  table.push([`[${scenario.name}]`, "", "", "", "", "", "", ""]);
-  for (const row of rows) {
-    const v = verdict(row);
-    if (v.includes("✗")) missed++;
-    table.push([
-      row.name + (row.note ? ` (${row.note})` : ""),
-      row.unit,
-      fmt(row.ours),
-      fmt(row.peer),
-      fmt(row.ceiling),
-      ratio(row.ours, row.peer),
-      ratio(row.ours, row.ceiling),
-      v,
-    ]);
-  }
+  results.push(await runScenario(scenario, rounds, (line) => process.stderr.write(`${line}…\n`)));
 }
 
-const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => (r[i] ?? "").length)));
-const line = (cells: string[]) =>
-  cells.map((c, i) => (i >= 2 && i <= 6 ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0))).join("  ");
-process.stdout.write(`\nNode ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? "cpu"}\n\n`);
-process.stdout.write(`${line(header)}\n${widths.map((w) => "-".repeat(w)).join("  ")}\n`);
-for (const row of table) process.stdout.write(`${line(row)}\n`);
-process.stdout.write(missed === 0 ? "\nEvery target met.\n" : `\n${missed} row(s) below target.\n`);
+const minutes = (performance.now() - started) / 60_000;
+const header = [
+  machine,
+  `${rounds} round${rounds === 1 ? "" : "s"} (ours, peer, ceiling in turn); median (min–max) of the rounds`,
+  `load average (1, 5, 15 min): ${loadBefore} before, ${loadAverage()} after; ${minutes.toFixed(1)} min`,
+];
+const missed = missedRows(results);
+const verdict = missed === 0 ? "Every target met." : `${missed} row(s) below target.`;
+process.stdout.write(`\n${header.join("\n")}\n\n${textTable(results)}\n\n${verdict}\n`);
+await mkdir(fileURLToPath(new URL("../.cache/bench", import.meta.url)), { recursive: true });
+await writeFile(RESULTS, `${header.join("  \n")}\n\n${markdownTable(results)}\n\n${verdict}\n`);
+process.stderr.write(`markdown table written to ${RESULTS}\n`);

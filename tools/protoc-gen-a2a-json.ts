@@ -30,7 +30,6 @@ import {
   getOption,
   ScalarType,
 } from "@bufbuild/protobuf";
-import { Edition } from "@bufbuild/protobuf/wkt";
 import {
   createEcmaScriptPlugin,
   type GeneratedFile,
@@ -38,11 +37,18 @@ import {
   runNodeJs,
   type Schema,
 } from "@bufbuild/protoplugin";
+import {
+  allMessages,
+  baseName,
+  fileTableName,
+  fullySupported,
+  isImplicit,
+  STRUCT,
+  TIMESTAMP,
+  VALUE,
+} from "./plugin-messages.js";
 
 const RUNTIME = "../src/a2a/json-codec-runtime.js";
-const TIMESTAMP = "google.protobuf.Timestamp";
-const STRUCT = "google.protobuf.Struct";
-const VALUE = "google.protobuf.Value";
 
 type Runtime = Record<
   | "bail"
@@ -79,35 +85,14 @@ function isRequired(field: DescField): boolean {
   return (getOption(field, fieldBehavior) as number[]).includes(REQUIRED);
 }
 
-const isImplicit = (field: DescField) => field.presence === 2; // FeatureSet.FieldPresence.IMPLICIT
-
 /** The message types of the file that get a codec: every field of a kind we handle, every nested type too. */
 function supportedMessages(file: DescFile): Set<DescMessage> {
   const messages = allMessages(file);
-  const supported = new Set(messages.filter((m) => m.file.edition === Edition.EDITION_PROTO3));
   // A cycle among the file's own types would change how REQUIRED zeros nest (see required-fields.ts): leave it out.
-  for (const m of messages) if (reaches(m, m, new Set())) supported.delete(m);
-  let changed = true;
-  while (changed) {
-    changed = false;
-    for (const m of [...supported]) {
-      if (!m.fields.every((f) => fieldSupported(f, supported))) {
-        supported.delete(m);
-        changed = true;
-      }
-    }
-  }
-  return supported;
-}
-
-function allMessages(file: DescFile): DescMessage[] {
-  const out: DescMessage[] = [];
-  const visit = (m: DescMessage) => {
-    out.push(m);
-    m.nestedMessages.forEach(visit);
-  };
-  file.messages.forEach(visit);
-  return out;
+  return fullySupported(
+    messages.filter((m) => !reaches(m, m, new Set())),
+    fieldSupported,
+  );
 }
 
 function messageOf(field: DescField): DescMessage | undefined {
@@ -131,7 +116,7 @@ function reaches(from: DescMessage, target: DescMessage, seen: Set<DescMessage>)
 
 const SCALARS = new Set([ScalarType.STRING, ScalarType.BOOL, ScalarType.INT32, ScalarType.BYTES]);
 
-function fieldSupported(field: DescField, supported: Set<DescMessage>): boolean {
+function fieldSupported(field: DescField, supported: ReadonlySet<DescMessage>): boolean {
   // A default value, or a JSON name an `in` check would find on Object.prototype, is left to the reflective path.
   if (field.jsonName in Object.prototype) return false;
   if ((field.fieldKind === "scalar" || field.fieldKind === "enum") && field.getDefaultValue() !== undefined)
@@ -160,11 +145,6 @@ function fieldSupported(field: DescField, supported: Set<DescMessage>): boolean 
         ? messageOk(field.message)
         : field.mapKind === "scalar" && field.scalar === ScalarType.STRING;
   }
-}
-
-/** `lf.a2a.v1.Foo.Bar` → `Foo_Bar`, the suffix of the codec function names. */
-function baseName(m: DescMessage): string {
-  return m.typeName.slice(m.file.proto.package.length + 1).replace(/\./g, "_");
 }
 
 const key = (field: DescField) => JSON.stringify(field.jsonName);
@@ -658,7 +638,7 @@ function generateTs(schema: Schema): void {
       ),
     );
     f.print(
-      f.export("const", `${lowerCamel(baseFileName(file))}JsonCodecs`),
+      f.export("const", fileTableName(file, "JsonCodecs")),
       ": ReadonlyMap<",
       descMessage,
       ", ",
@@ -683,15 +663,6 @@ function generateTs(schema: Schema): void {
     }
     f.print("]);");
   }
-}
-
-function baseFileName(file: DescFile): string {
-  return file.name.split("/").pop() as string;
-}
-
-/** "a2a" → "a2a"; "foo_bar" → "fooBar". */
-function lowerCamel(name: string): string {
-  return name.replace(/[_-]([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 }
 
 runNodeJs(

@@ -4,17 +4,16 @@
  * 1.3.0's client, from the same replay server (bench/servers/replay-stream.ts,
  * in its own process, costing next to nothing). The ceiling is a raw reader:
  * fetch, SSE decoding and JSON.parse per event, no typing, no checks. Each
- * reader is warmed up first; each size is the median of seven interleaved runs. The
+ * reader is warmed up first; a round reads each size once per reader. The
  * per-frame cost must stay linear in the stream size.
  */
 import { ClientFactory } from "@a2a-js/sdk/client";
 import { readSseEvents } from "../../src/a2a/sse.js";
 import { Client } from "../../src/client/client.js";
-import type { BenchRow, BenchScenario } from "../scenario.js";
+import type { OpenScenario, RoundsScenario, Side } from "../scenario.js";
 import { startServer } from "../support/child-server.js";
 
 const SIZES = [1_000, 10_000, 20_000];
-const RUNS = 7;
 const WARM_UP = { runs: 3, events: 10_000 };
 const LINEARITY_LIMIT = 1.5;
 
@@ -91,67 +90,50 @@ function raw(url: string): Reader {
   };
 }
 
-function median(values: number[]): number {
-  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
-}
+const count = (n: number) => n.toLocaleString("en");
+const first = SIZES[0] as number;
+const last = SIZES[SIZES.length - 1] as number;
 
-/**
- * Frames per second of each reader at `events`: the median of RUNS runs,
- * the readers taking turns within each run so that background load on a
- * shared machine hits them alike.
- */
-async function measure<K extends string>(readers: Record<K, Reader>, events: number): Promise<Record<K, number>> {
-  const times = new Map<K, number[]>();
-  for (let run = 0; run < RUNS; run++) {
-    for (const [name, read] of Object.entries(readers) as [K, Reader][]) {
-      const started = performance.now();
-      const frames = await read(events);
-      const ms = performance.now() - started;
-      if (frames !== events + 2) throw new Error(`${name} read ${frames} frames of a ${events + 2}-frame stream`);
-      times.set(name, [...(times.get(name) ?? []), ms]);
-    }
-  }
-  const out = {} as Record<K, number>;
-  for (const [name, ms] of times) out[name] = ((events + 2) / median(ms)) * 1000;
-  return out;
-}
-
-export const clientStream: BenchScenario = {
+export const clientStream: RoundsScenario = {
   name: "client: JSON-RPC stream received",
-  async run() {
+  rows: [
+    ...SIZES.map((events) => ({ key: String(events), name: `stream of ${count(events)} events`, unit: "frames/s" })),
+    {
+      key: "linearity",
+      name: `per-frame cost ${count(last)} vs ${count(first)}`,
+      unit: "× (1 = linear)",
+      targets: { maximum: LINEARITY_LIMIT },
+      note: `linear when ≤ ${LINEARITY_LIMIT}`,
+    },
+  ],
+  async open(): Promise<OpenScenario> {
     const server = await startServer("replay-stream");
     try {
-      const readers: Record<"ours" | "peer" | "raw", Reader> = {
+      const readers: Record<Side, Reader> = {
         ours: ours(server.url),
         peer: await peer(server.url),
-        raw: raw(server.url),
+        ceiling: raw(server.url),
       };
       for (const read of Object.values(readers)) for (let i = 0; i < WARM_UP.runs; i++) await read(WARM_UP.events);
-      const rows: BenchRow[] = [];
-      const perSize = new Map<number, number>();
-      for (const events of SIZES) {
-        const measured = await measure(readers, events);
-        perSize.set(events, measured.ours);
-        rows.push({
-          name: `stream of ${events.toLocaleString("en")} events`,
-          unit: "frames/s",
-          ours: measured.ours,
-          peer: measured.peer,
-          ceiling: measured.raw,
-        });
-      }
-      const first = SIZES[0] as number;
-      const last = SIZES[SIZES.length - 1] as number;
-      rows.push({
-        name: `per-frame cost ${last.toLocaleString("en")} vs ${first.toLocaleString("en")}`,
-        unit: "× (1 = linear)",
-        ours: (perSize.get(first) ?? 0) / (perSize.get(last) ?? 1),
-        targets: { maximum: LINEARITY_LIMIT },
-        note: `linear when ≤ ${LINEARITY_LIMIT}`,
-      });
-      return rows;
-    } finally {
+      return {
+        sides: ["ours", "peer", "ceiling"],
+        async measure(side) {
+          const sample: Record<string, number> = {};
+          for (const events of SIZES) {
+            const started = performance.now();
+            const frames = await readers[side](events);
+            const ms = performance.now() - started;
+            if (frames !== events + 2) throw new Error(`${side} read ${frames} frames of a ${events + 2}-frame stream`);
+            sample[String(events)] = (frames / ms) * 1000;
+          }
+          sample.linearity = (sample[String(first)] ?? 0) / (sample[String(last)] ?? 1);
+          return sample;
+        },
+        close: () => server.stop(),
+      };
+    } catch (error) {
       await server.stop();
+      throw error;
     }
   },
 };

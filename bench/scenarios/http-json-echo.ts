@@ -4,7 +4,7 @@
  * `restHandler` on the same agent behaviour vs the raw node:http JSON echo.
  */
 import { ECHO_MESSAGE, type EchoTarget, type EchoTargets, echoScenario } from "../support/echo-targets.js";
-import { requestsPerSecond } from "../support/load.js";
+import { httpLoad } from "../support/load.js";
 
 const body = JSON.stringify({ message: ECHO_MESSAGE });
 const headers = { "A2A-Version": "1.0" };
@@ -14,7 +14,7 @@ const completedTask = (answer: any) => answer?.task?.status?.state === "TASK_STA
 
 const target = (server: string, verify: (answer: unknown) => boolean): EchoTarget => ({
   server,
-  load: (running, around) => requestsPerSecond({ url: `${running.url}message:send`, body, headers, verify, around }),
+  load: (running, window) => httpLoad({ url: `${running.url}message:send`, body, headers, verify, ...window }),
 });
 
 export const httpJsonEchoTargets: EchoTargets = {
@@ -25,6 +25,7 @@ export const httpJsonEchoTargets: EchoTargets = {
 };
 
 export const httpJsonEcho = echoScenario("HTTP+JSON SendMessage echo", httpJsonEchoTargets, {
+  connections: 32,
   name: "SendMessage echo (32 connections)",
   unit: "req/s",
   targets: { vsPeer: 5, vsCeiling: 0.5 },

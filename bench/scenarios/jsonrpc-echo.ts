@@ -1,10 +1,11 @@
 /**
- * SendMessage echo over JSON-RPC at 32 connections: a completed task with the
- * input as its artifact and status message, ours vs @a2a-js/sdk (Express,
- * in-memory store) vs a raw node:http JSON echo.
+ * SendMessage echo over JSON-RPC: a completed task with the input as its
+ * artifact and status message, ours vs @a2a-js/sdk (Express, in-memory
+ * store) vs a raw node:http JSON echo. Throughput and server CPU per call at
+ * 32 connections; latency p50 and p99 at 1, 32 and 256 connections.
  */
 import { ECHO_MESSAGE, type EchoTarget, type EchoTargets, echoScenario } from "../support/echo-targets.js";
-import { requestsPerSecond } from "../support/load.js";
+import { httpLoad } from "../support/load.js";
 
 const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message: ECHO_MESSAGE } });
 const headers = { "A2A-Version": "1.0" };
@@ -14,7 +15,7 @@ const completedTask = (answer: any) => answer?.result?.task?.status?.state === "
 
 const target = (server: string, verify: (answer: unknown) => boolean): EchoTarget => ({
   server,
-  load: (running, around) => requestsPerSecond({ url: running.url, body, headers, verify, around }),
+  load: (running, window) => httpLoad({ url: running.url, body, headers, verify, ...window }),
 });
 
 export const jsonRpcEchoTargets: EchoTargets = {
@@ -25,7 +26,9 @@ export const jsonRpcEchoTargets: EchoTargets = {
 };
 
 export const jsonRpcEcho = echoScenario("JSON-RPC SendMessage echo", jsonRpcEchoTargets, {
+  connections: 32,
   name: "SendMessage echo (32 connections)",
   unit: "req/s",
   targets: { vsPeer: 5, vsCeiling: 0.5 },
+  latencyAt: [1, 32, 256],
 });

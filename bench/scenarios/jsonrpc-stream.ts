@@ -1,18 +1,18 @@
 /**
- * SendStreamingMessage: one task streaming N artifact chunks, read by a raw
- * SSE reader, end to end. Ours from 1,000 to 20,000 events (cost must grow
- * linearly: the per-event time at 20,000 within 1.5× of that at 5,000);
- * @a2a-js/sdk at the sizes it finishes in reasonable time, compared at the
- * same sizes.
+ * SendStreamingMessage: one task streaming N artifact chunks, read end to end
+ * by a raw SSE reader (bench/support/sse-reader.ts). Ours at every size, the
+ * raw node:http SSE writer (bench/servers/raw.ts) as the ceiling, and
+ * @a2a-js/sdk at 1,000 events only: its cost per event doubles as the stream
+ * doubles, so larger streams would take minutes. Ours must stay linear: the
+ * per-event time at the largest size within 1.5× of that at the reference size.
  */
-import type { BenchRow, BenchScenario } from "../scenario.js";
-import { startServer } from "../support/child-server.js";
+import type { OpenScenario, RoundsScenario, RowSpec, Sample, Side } from "../scenario.js";
+import { type ChildServer, startServer } from "../support/child-server.js";
 import { readStream } from "../support/sse-reader.js";
 
-const OUR_SIZES = [1_000, 2_000, 5_000, 10_000, 20_000];
-/** a2a-js slows down superlinearly; a larger run would take minutes. */
-const PEER_SIZES = [1_000, 2_000];
 const LINEARITY_LIMIT = 1.5;
+const HEADERS = { "A2A-Version": "1.0" };
+const SERVERS: Readonly<Record<Side, string>> = { ours: "ours", peer: "a2a-js", ceiling: "raw" };
 
 const body = (events: number) =>
   JSON.stringify({
@@ -29,56 +29,96 @@ const body = (events: number) =>
     },
   });
 
-/** Events per second for each size (best of two runs, after two warm-up runs). */
-async function eventsPerSecond(server: string, sizes: readonly number[]): Promise<Map<number, number>> {
-  const running = await startServer(server);
-  const out = new Map<number, number>();
-  try {
-    // Warm up the JIT on a mid-sized stream first.
-    for (let i = 0; i < 2; i++) await readStream(running.url, body(5_000), { "A2A-Version": "1.0" });
-    for (const size of sizes) {
-      let best = 0;
-      for (let run = 0; run < 2; run++) {
-        const { events, ms } = await readStream(running.url, body(size), { "A2A-Version": "1.0" });
-        if (events < size) throw new Error(`${server}: ${events} events for a ${size}-event stream`);
-        best = Math.max(best, (events / ms) * 1000);
-      }
-      out.set(size, best);
-    }
-  } finally {
-    await running.stop();
-  }
-  return out;
+/** Events per second of one stream of `size` events. */
+async function eventsPerSecond(server: ChildServer, size: number): Promise<number> {
+  const { events, ms } = await readStream(server.url, body(size), HEADERS);
+  if (events < size) throw new Error(`${events} events for a ${size}-event stream`);
+  return (events / ms) * 1000;
 }
 
-export const jsonRpcStream: BenchScenario = {
-  name: "JSON-RPC SSE stream",
-  async run() {
-    const ours = await eventsPerSecond("ours", OUR_SIZES);
-    const peer = await eventsPerSecond("a2a-js", PEER_SIZES);
-    const rows: BenchRow[] = OUR_SIZES.map((size) => ({
-      name: `stream of ${size.toLocaleString("en")} events`,
+export interface StreamSizes {
+  readonly name: string;
+  /** Sizes every side but the peer streams. */
+  readonly sizes: readonly number[];
+  readonly peerSizes: readonly number[];
+  /** The linearity row compares the per-event cost at the largest size with this one. */
+  readonly reference: number;
+  /** Events per second ours must reach at a size. */
+  readonly minimumRate?: { readonly size: number; readonly rate: number };
+  readonly long?: boolean;
+}
+
+const count = (n: number) => n.toLocaleString("en");
+
+function streamScenario(spec: StreamSizes): RoundsScenario {
+  const largest = Math.max(...spec.sizes);
+  const rows: RowSpec[] = [
+    ...spec.sizes.map((size) => ({
+      key: String(size),
+      name: `stream of ${count(size)} events`,
       unit: "events/s",
-      ours: ours.get(size) ?? 0,
-      peer: peer.get(size),
-      ...(size === 20_000 ? { targets: { absolute: 100_000 } } : {}),
-    }));
-    const growth = (ours.get(5_000) ?? 0) / (ours.get(20_000) ?? 1);
-    rows.push({
-      name: "per-event cost at 20,000 vs 5,000",
+      targets: spec.minimumRate?.size === size ? { absolute: spec.minimumRate.rate } : undefined,
+    })),
+    {
+      key: "linearity",
+      name: `per-event cost at ${count(largest)} vs ${count(spec.reference)}`,
       unit: "×",
-      ours: growth,
       targets: { maximum: LINEARITY_LIMIT },
       note: "1 = linear",
-    });
-    const peerGrowth = (peer.get(1_000) ?? 0) / (peer.get(2_000) ?? 1);
-    rows.push({
-      name: "  @a2a-js/sdk per-event cost at 2,000 vs 1,000",
-      unit: "×",
-      ours: (ours.get(1_000) ?? 0) / (ours.get(2_000) ?? 1),
-      peer: peerGrowth,
-      note: "1 = linear",
-    });
-    return rows;
-  },
-};
+    },
+  ];
+  return {
+    name: spec.name,
+    rows,
+    ...(spec.long ? { long: true } : {}),
+    async open(): Promise<OpenScenario> {
+      const running = new Map<Side, ChildServer>();
+      const sides: Side[] = spec.peerSizes.length > 0 ? ["ours", "peer", "ceiling"] : ["ours", "ceiling"];
+      try {
+        for (const side of sides) {
+          const server = await startServer(SERVERS[side]);
+          running.set(side, server);
+          // Warm up the JIT on a mid-sized stream (the peer on its smallest).
+          const warmUp = side === "peer" ? Math.min(...spec.peerSizes) : 5_000;
+          for (let i = 0; i < 2; i++) await eventsPerSecond(server, warmUp);
+        }
+      } catch (error) {
+        await Promise.all([...running.values()].map((s) => s.stop()));
+        throw error;
+      }
+      return {
+        sides,
+        async measure(side) {
+          const server = running.get(side) as ChildServer;
+          const sample: Record<string, number> = {};
+          for (const size of side === "peer" ? spec.peerSizes : spec.sizes) {
+            sample[String(size)] = await eventsPerSecond(server, size);
+          }
+          const reference = sample[String(spec.reference)];
+          const last = sample[String(largest)];
+          if (side === "ours" && reference && last) sample.linearity = reference / last;
+          return sample satisfies Sample;
+        },
+        async close() {
+          await Promise.all([...running.values()].map((s) => s.stop()));
+        },
+      };
+    },
+  };
+}
+
+export const jsonRpcStream = streamScenario({
+  name: "JSON-RPC SSE stream",
+  sizes: [1_000, 5_000, 20_000],
+  peerSizes: [1_000],
+  reference: 5_000,
+  minimumRate: { size: 20_000, rate: 100_000 },
+});
+
+export const jsonRpcLongStream = streamScenario({
+  name: "JSON-RPC SSE stream, 1M events",
+  sizes: [20_000, 1_000_000],
+  peerSizes: [],
+  reference: 20_000,
+  long: true,
+});

@@ -99,7 +99,7 @@ const executor: AgentExecutor = {
   async cancelTask() {},
 };
 
-/** A fresh request handler (its own store) over the bench executor. */
-export function benchRequestHandler(): DefaultRequestHandler {
-  return new DefaultRequestHandler(card, new InMemoryTaskStore(), executor);
+/** A request handler over the bench executor and `store` (a fresh one unless given). */
+export function benchRequestHandler(store = new InMemoryTaskStore()): DefaultRequestHandler {
+  return new DefaultRequestHandler(card, store, executor);
 }

@@ -6,7 +6,6 @@ declare module "autocannon" {
     headers?: Record<string, string>;
     body?: string;
     connections?: number;
-    pipelining?: number;
     duration?: number;
   }
   interface Histogram {
@@ -17,13 +16,23 @@ declare module "autocannon" {
     total: number;
   }
   interface Result {
+    /** Requests per second, sampled each second. */
     requests: Histogram;
+    /** Whole milliseconds: too coarse below ~1 ms (bench/support/load.ts times each response itself). */
     latency: Histogram;
     errors: number;
     timeouts: number;
     non2xx: number;
+    /** Seconds. */
     duration: number;
   }
-  function autocannon(options: Options): Promise<Result>;
+  /** The running load: a thenable of its result that also emits an event per response (latency in ms). */
+  interface Instance extends PromiseLike<Result> {
+    on(
+      event: "response",
+      listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void,
+    ): this;
+  }
+  function autocannon(options: Options): Instance;
   export default autocannon;
 }

@@ -2,7 +2,9 @@
  * Runs a bench server in its own process, so the load generator never shares
  * its event loop. Each server is first built the way a user ships it (tsdown:
  * one ESM file, dependencies external, no dev-time transforms), so every
- * server, ours and the peers', runs as plain compiled JavaScript.
+ * server, ours and the peers', runs as plain compiled JavaScript. Every server
+ * is started with bench/support/cpu-probe.mjs preloaded, so its CPU time can
+ * be read at the edges of a measured window.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
@@ -11,15 +13,19 @@ import { build } from "tsdown";
 
 export interface ChildServer {
   readonly url: string;
-  /** CPU time (µs) the server has used so far; needs the `probe` start option. */
+  /** CPU time (µs) the server process has used so far, all its threads. */
   cpuUsage(): Promise<NodeJS.CpuUsage>;
+  /** The next line the server prints after its port (e.g. the `stored` line of bench/servers/stored-tasks.ts). */
+  readLine(): Promise<string>;
   stop(): Promise<void>;
 }
 
 export interface StartOptions {
   /** Extra node flags, e.g. `--cpu-prof`. */
   readonly execArgv?: readonly string[];
-  /** Preload bench/support/cpu-probe.mjs: `cpuUsage()` works and SIGTERM exits normally (profiles are written). */
+  /** Extra environment variables (e.g. `BENCH_TASKS`). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Not needed any more: every server has the CPU probe. Accepted so that scenarios written before still compile. */
   readonly probe?: boolean;
 }
 
@@ -54,30 +60,33 @@ function buildServer(name: string): Promise<string> {
 /** Starts `bench/servers/<name>.ts` (built) and waits for the port it prints. */
 export async function startServer(name: string, options: StartOptions = {}): Promise<ChildServer> {
   const file = await buildServer(name);
-  const flags = [...(options.execArgv ?? []), ...(options.probe ? ["--import", PROBE] : [])];
-  const child: ChildProcess = spawn(process.execPath, [...flags, file], {
+  const child: ChildProcess = spawn(process.execPath, [...(options.execArgv ?? []), "--import", PROBE, file], {
     stdio: ["ignore", "pipe", "inherit"],
-    env: { ...process.env, NODE_ENV: "production" },
+    env: { ...process.env, ...options.env, NODE_ENV: "production" },
   });
-  const lines = readLines(child);
-  const port = await new Promise<number>((resolve, reject) => {
-    const exited = (code: number | null) => reject(new Error(`bench server ${name} exited with ${code}`));
-    child.once("exit", exited);
-    void lines.next().then((line) => {
-      child.off("exit", exited);
-      resolve(Number(line));
-    });
+  const said = new Lines();
+  const probed = new Lines();
+  let rest = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    rest += chunk.toString("utf8");
+    for (let at = rest.indexOf("\n"); at >= 0; at = rest.indexOf("\n")) {
+      const line = rest.slice(0, at);
+      rest = rest.slice(at + 1);
+      (line.startsWith("cpu ") ? probed : said).push(line);
+    }
   });
+  const exited = new Promise<never>((_, reject) => {
+    child.once("exit", (code) => reject(new Error(`bench server ${name} exited with ${code}`)));
+  });
+  exited.catch(() => undefined);
+  const port = Number(await Promise.race([said.next(), exited]));
   return {
     url: `http://127.0.0.1:${port}/`,
+    readLine: () => Promise.race([said.next(), exited]),
     async cpuUsage() {
-      if (!options.probe) throw new Error("cpuUsage() needs startServer(name, { probe: true })");
       child.kill("SIGUSR2");
-      for (;;) {
-        const line = await lines.next();
-        const match = /^cpu (\d+) (\d+)$/.exec(line);
-        if (match) return { user: Number(match[1]), system: Number(match[2]) };
-      }
+      const [, user, system] = (await Promise.race([probed.next(), exited])).split(" ");
+      return { user: Number(user), system: Number(system) };
     },
     async stop() {
       if (child.exitCode !== null) return;
@@ -87,25 +96,19 @@ export async function startServer(name: string, options: StartOptions = {}): Pro
   };
 }
 
-/** The child's stdout, one line per `next()`. */
-function readLines(child: ChildProcess): { next(): Promise<string> } {
-  const ready: string[] = [];
-  const waiting: ((line: string) => void)[] = [];
-  let rest = "";
-  child.stdout?.on("data", (chunk: Buffer) => {
-    rest += chunk.toString("utf8");
-    for (let at = rest.indexOf("\n"); at >= 0; at = rest.indexOf("\n")) {
-      const line = rest.slice(0, at);
-      rest = rest.slice(at + 1);
-      const take = waiting.shift();
-      if (take) take(line);
-      else ready.push(line);
-    }
-  });
-  return {
-    next: () => {
-      const line = ready.shift();
-      return line !== undefined ? Promise.resolve(line) : new Promise((resolve) => waiting.push(resolve));
-    },
-  };
+/** Lines of the child's stdout, each taken once, in order. */
+class Lines {
+  readonly #ready: string[] = [];
+  readonly #waiting: ((line: string) => void)[] = [];
+
+  push(line: string): void {
+    const take = this.#waiting.shift();
+    if (take) take(line);
+    else this.#ready.push(line);
+  }
+
+  next(): Promise<string> {
+    const line = this.#ready.shift();
+    return line !== undefined ? Promise.resolve(line) : new Promise((resolve) => this.#waiting.push(resolve));
+  }
 }

@@ -1,5 +1,5 @@
 /**
- * Preloaded into a bench server by `bench/profile.ts` (`node --import`):
+ * Preloaded into every bench server (`node --import`, bench/support/child-server.ts):
  * SIGUSR2 prints the process's CPU time so far (`cpu <user µs> <system µs>`)
  * on stdout, and SIGTERM exits normally, so `--cpu-prof` writes its profile.
  */

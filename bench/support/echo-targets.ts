@@ -1,60 +1,151 @@
 /**
- * The three servers of an echo row (ours, the peer, the ceiling) and how to
- * load each one, so the scenario and `bench/profile.ts` measure the same thing.
+ * The three servers of an echo scenario (ours, the peer, the ceiling), how to
+ * load each one, and the scenario itself, so that the scenarios of the three
+ * bindings and `bench/profile.ts` measure the same thing.
  */
 
-import type { BenchRow, BenchScenario } from "../scenario.js";
+import type { BenchTargets, OpenScenario, RoundsScenario, RowSpec, Sample, Side } from "../scenario.js";
 import { type ChildServer, type StartOptions, startServer } from "./child-server.js";
-import type { WindowHooks } from "./load.js";
+import type { LoadResult, WindowHooks } from "./load.js";
+import { ServerCpuWindow } from "./server-cpu.js";
 
-/** The message every echo row sends (ProtoJSON): a text part the echo skill returns. */
-export const ECHO_MESSAGE = {
-  messageId: "m-1",
-  role: "ROLE_USER",
-  parts: [{ text: "Hello, bench! This is the echo payload." }],
-  metadata: { skillId: "echo" },
-};
+export { ECHO_MESSAGE } from "./echo-message.js";
+
+/** One window of load. */
+export interface LoadWindow {
+  /** Connections (HTTP/1.1) or calls in flight on one connection (gRPC). */
+  readonly connections: number;
+  readonly durationSeconds: number;
+  /** 0 for none. */
+  readonly warmupSeconds: number;
+  readonly around?: WindowHooks;
+}
 
 export interface EchoTarget {
   /** `bench/servers/<server>.ts`. */
   readonly server: string;
-  /** Calls per second against the running server, after checking one answer. */
-  load(running: ChildServer, around?: WindowHooks): Promise<number>;
+  /** One window of echo calls against the running server, after checking one answer. */
+  load(running: ChildServer, window: LoadWindow): Promise<LoadResult>;
 }
 
-export interface EchoTargets {
-  readonly ours: EchoTarget;
-  readonly peer: EchoTarget;
-  readonly ceiling: EchoTarget;
+export type EchoTargets = Readonly<Record<Side, EchoTarget>>;
+
+/** Each server's first, unmeasured window (JIT warm-up). */
+const FIRST_WARMUP_SECONDS = 1.5;
+/** The measured window of a round, after a short re-warm (the server sat idle while the others ran). */
+const WINDOW: Omit<LoadWindow, "connections"> = { durationSeconds: 2.5, warmupSeconds: 0.5 };
+/** A latency-only window right after the measured one (the server is warm). */
+const LATENCY_WINDOW: Omit<LoadWindow, "connections"> = { durationSeconds: 1.5, warmupSeconds: 0 };
+
+export interface EchoRows {
+  /** Connections (calls in flight for gRPC) of the throughput and CPU window. */
+  readonly connections: number;
+  readonly name: string;
+  readonly unit: string;
+  readonly targets?: BenchTargets;
+  /** Targets of the server CPU per call row. */
+  readonly cpuTargets?: BenchTargets;
+  readonly note?: string;
+  /** Also the latency p50 and p99 at these connection counts (the throughput window's own included). */
+  readonly latencyAt?: readonly number[];
+  /**
+   * A second ceiling that does the A2A work by hand (decode, make and keep the
+   * task, encode it) with no framework: its server CPU per call is measured
+   * right after the ceiling's and set beside ours in a row of its own.
+   */
+  readonly sameWork?: { readonly target: EchoTarget; readonly what: string };
 }
 
-/** Starts the target's server, loads it, stops it. */
+const plural = (n: number) => `${n} connection${n === 1 ? "" : "s"}`;
+
+/** Starts the target's server and loads it for one window with its CPU measured; stops it. */
 export async function measureEcho(
   target: EchoTarget,
+  window: Omit<LoadWindow, "around">,
   options: StartOptions = {},
-  around?: (running: ChildServer) => WindowHooks,
-): Promise<number> {
+): Promise<LoadResult & { readonly cpu: NodeJS.CpuUsage }> {
   const running = await startServer(target.server, options);
   try {
-    return await target.load(running, around?.(running));
+    const cpu = new ServerCpuWindow(running);
+    const result = await target.load(running, { ...window, around: cpu });
+    return { ...result, cpu: cpu.used };
   } finally {
     await running.stop();
   }
 }
 
-/** The scenario of one echo row: ours, the peer and the ceiling measured one after the other. */
-export function echoScenario(
-  name: string,
-  targets: EchoTargets,
-  row: Omit<BenchRow, "ours" | "peer" | "ceiling">,
-): BenchScenario {
+/**
+ * An echo scenario: per round and side, one window at `rows.connections`
+ * (rate, server CPU per call and its latencies), then a short window at each
+ * other connection count of `latencyAt`.
+ */
+export function echoScenario(name: string, targets: EchoTargets, rows: EchoRows): RoundsScenario {
+  const latencyAt = rows.latencyAt ?? [];
+  const specs: RowSpec[] = [
+    { key: "rate", name: rows.name, unit: rows.unit, targets: rows.targets, note: rows.note },
+    { key: "cpu", name: "  server CPU per call", unit: "µs", targets: rows.cpuTargets },
+    ...(rows.sameWork
+      ? [{ key: "cpuWork", name: `  server CPU per call, ceiling ${rows.sameWork.what}`, unit: "µs" }]
+      : []),
+    ...latencyAt.flatMap((c) => [
+      { key: `p50@${c}`, name: `  latency p50, ${plural(c)}`, unit: "ms" },
+      { key: `p99@${c}`, name: `  latency p99, ${plural(c)}`, unit: "ms" },
+    ]),
+  ];
   return {
     name,
-    async run() {
-      const ours = await measureEcho(targets.ours);
-      const peer = await measureEcho(targets.peer);
-      const ceiling = await measureEcho(targets.ceiling);
-      return [{ ...row, ours, peer, ceiling }];
+    rows: specs,
+    async open(): Promise<OpenScenario> {
+      const sides = Object.keys(targets) as Side[];
+      const all: Record<string, EchoTarget> = {
+        ...targets,
+        ...(rows.sameWork ? { sameWork: rows.sameWork.target } : {}),
+      };
+      const running = new Map<string, ChildServer>();
+      try {
+        for (const [key, target] of Object.entries(all)) {
+          const server = await startServer(target.server);
+          running.set(key, server);
+          await target.load(server, {
+            connections: rows.connections,
+            durationSeconds: FIRST_WARMUP_SECONDS,
+            warmupSeconds: 0,
+          });
+        }
+      } catch (error) {
+        await Promise.all([...running.values()].map((s) => s.stop()));
+        throw error;
+      }
+      /** One measured window of `key`'s server: the result and its server CPU per call. */
+      const window = async (key: string) => {
+        const server = running.get(key) as ChildServer;
+        const cpu = new ServerCpuWindow(server);
+        const result = await (all[key] as EchoTarget).load(server, {
+          connections: rows.connections,
+          ...WINDOW,
+          around: cpu,
+        });
+        return { server, result, cpu: cpu.perCall(result.calls) };
+      };
+      return {
+        sides,
+        async measure(side) {
+          const { server, result: main, cpu } = await window(side);
+          const sample: Record<string, number> = { rate: main.rate, cpu };
+          if (rows.sameWork && side === "ours") sample.cpuWork = cpu;
+          if (rows.sameWork && side === "ceiling") sample.cpuWork = (await window("sameWork")).cpu;
+          for (const c of latencyAt) {
+            const result =
+              c === rows.connections ? main : await targets[side].load(server, { connections: c, ...LATENCY_WINDOW });
+            if (result.p50 !== undefined) sample[`p50@${c}`] = result.p50;
+            if (result.p99 !== undefined) sample[`p99@${c}`] = result.p99;
+          }
+          return sample satisfies Sample;
+        },
+        async close() {
+          await Promise.all([...running.values()].map((s) => s.stop()));
+        },
+      };
     },
   };
 }

@@ -18,7 +18,8 @@ import {
   SendMessageRequestSchema,
   type SendMessageResponse,
 } from "../../gen/a2a_pb.js";
-import type { WindowHooks } from "./load.js";
+import type { LoadResult, WindowHooks } from "./load.js";
+import { quantile } from "./stats.js";
 
 export interface GrpcLoadOptions {
   /** `host:port`. */
@@ -29,13 +30,14 @@ export interface GrpcLoadOptions {
   readonly verify: (response: SendMessageResponse) => boolean;
   readonly concurrency?: number;
   readonly durationSeconds?: number;
+  /** 0 skips the warm-up. */
   readonly warmupSeconds?: number;
   /** Called right before and right after the measured window. */
   readonly around?: WindowHooks;
 }
 
-/** SendMessage calls per second over the measured window. */
-export async function grpcCallsPerSecond(options: GrpcLoadOptions): Promise<number> {
+/** SendMessage calls over one measured window: their rate and latencies. */
+export async function grpcLoad(options: GrpcLoadOptions): Promise<LoadResult> {
   await checkOneAnswer(options);
   const session = http2.connect(`http://${options.target}`);
   session.on("error", () => undefined);
@@ -48,24 +50,27 @@ export async function grpcCallsPerSecond(options: GrpcLoadOptions): Promise<numb
       te: "trailers",
       ...options.headers,
     };
-    const run = async (seconds: number) => {
+    const run = async (seconds: number): Promise<LoadResult> => {
       const until = performance.now() + seconds * 1000;
-      let done = 0;
+      const latencies: number[] = [];
       const worker = async () => {
-        while (performance.now() < until) {
+        for (let sent = performance.now(); sent < until; sent = performance.now()) {
           await unaryCall(session, headers, frame);
-          done++;
+          latencies.push(performance.now() - sent);
         }
       };
       const started = performance.now();
       await Promise.all(Array.from({ length: options.concurrency ?? 32 }, worker));
-      return (done / (performance.now() - started)) * 1000;
+      const rate = (latencies.length / (performance.now() - started)) * 1000;
+      latencies.sort((a, b) => a - b);
+      return { rate, calls: latencies.length, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99) };
     };
-    await run(options.warmupSeconds ?? 1);
+    const warmup = options.warmupSeconds ?? 1;
+    if (warmup > 0) await run(warmup);
     await options.around?.before();
-    const rate = await run(options.durationSeconds ?? 5);
+    const result = await run(options.durationSeconds ?? 5);
     await options.around?.after();
-    return rate;
+    return result;
   } finally {
     session.destroy();
   }

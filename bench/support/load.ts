@@ -1,5 +1,12 @@
-/** Request/response load with autocannon, after checking one answer is right. */
+/**
+ * Request/response load with autocannon (closed loop: each connection sends
+ * its next request when the last answer is in), after checking one answer is
+ * right. Latencies are taken from autocannon's per-response event, in
+ * milliseconds with sub-millisecond precision (its own histogram keeps whole
+ * milliseconds, too coarse at one connection).
+ */
 import autocannon from "autocannon";
+import { quantile } from "./stats.js";
 
 export interface LoadOptions {
   readonly url: string;
@@ -9,6 +16,7 @@ export interface LoadOptions {
   readonly verify: (body: unknown) => boolean;
   readonly connections?: number;
   readonly durationSeconds?: number;
+  /** 0 skips the warm-up (a server just loaded by the previous window is warm). */
   readonly warmupSeconds?: number;
   /** Called right before and right after the measured window (e.g. to read the server's CPU time). */
   readonly around?: WindowHooks;
@@ -19,8 +27,19 @@ export interface WindowHooks {
   after(): Promise<void>;
 }
 
-/** Requests per second, averaged over the measured window. */
-export async function requestsPerSecond(options: LoadOptions): Promise<number> {
+/** What one measured window saw. */
+export interface LoadResult {
+  /** Calls answered per second over the window. */
+  readonly rate: number;
+  /** Calls answered in the window. */
+  readonly calls: number;
+  /** Median and 99th percentile latency, ms (undefined where the load does not time calls). */
+  readonly p50?: number;
+  readonly p99?: number;
+}
+
+/** Loads `options.url` for one window and reports its rate and latencies. */
+export async function httpLoad(options: LoadOptions): Promise<LoadResult> {
   const headers = { "content-type": "application/json", ...options.headers };
   const probe = await fetch(options.url, { method: "POST", headers, body: options.body });
   const answer = await probe.json();
@@ -35,12 +54,27 @@ export async function requestsPerSecond(options: LoadOptions): Promise<number> {
       connections: options.connections ?? 32,
       duration,
     });
-  await run(options.warmupSeconds ?? 1);
+  const warmup = options.warmupSeconds ?? 1;
+  if (warmup > 0) await run(warmup);
   await options.around?.before();
-  const result = await run(options.durationSeconds ?? 5);
+  const latencies: number[] = [];
+  const window = run(options.durationSeconds ?? 5);
+  window.on("response", (_client: unknown, _status: number, _bytes: number, ms: number) => latencies.push(ms));
+  const result = await window;
   await options.around?.after();
   if (result.errors > 0 || result.non2xx > 0 || result.timeouts > 0) {
     throw new Error(`load run had ${result.errors} errors, ${result.non2xx} non-2xx, ${result.timeouts} timeouts`);
   }
-  return result.requests.average;
+  latencies.sort((a, b) => a - b);
+  return {
+    rate: latencies.length / result.duration,
+    calls: latencies.length,
+    p50: quantile(latencies, 0.5),
+    p99: quantile(latencies, 0.99),
+  };
+}
+
+/** Requests per second, over the measured window. */
+export async function requestsPerSecond(options: LoadOptions): Promise<number> {
+  return (await httpLoad(options)).rate;
 }

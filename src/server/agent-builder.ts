@@ -94,6 +94,12 @@ export interface AgentBuilderOptions<TTools = ToolBindings> {
    */
   authorize?: AuthorizeHook;
   /**
+   * Each task's history budget, in estimated bytes (default 4 MiB): past it
+   * the oldest messages are dropped, the newest always kept, and the task's
+   * `novaosHistoryTrimmed` metadata counts what was dropped.
+   */
+  maxHistoryBytes?: number;
+  /**
    * Requests holding more JSON values (every value and member name, at any
    * depth) are refused with -32602 / 400 / INVALID_ARGUMENT, on every binding,
    * before they are parsed or decoded. Default `MAX_REQUEST_VALUES` (100,000).
@@ -153,6 +159,10 @@ export class AgentBuilder<TTools = ToolBindings> {
     this.defaultInputModes = [...(options.defaultInputModes ?? DEFAULT_INPUT_MODES)];
     this.streaming = options.streaming ?? true;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    const history = options.maxHistoryBytes;
+    if (history !== undefined && (!Number.isInteger(history) || history < 1)) {
+      throw new RangeError("maxHistoryBytes must be a positive integer");
+    }
     this.maxRequestValues = options.maxRequestValues ?? MAX_REQUEST_VALUES;
     this.logger = options.logger ?? createLogger();
     this.auth = options.auth;
@@ -249,6 +259,7 @@ export class AgentBuilder<TTools = ToolBindings> {
         streaming: this.streaming,
         authenticator: this.authenticator,
         authorize: this.#options.authorize,
+        maxHistoryBytes: this.#options.maxHistoryBytes,
         ...(this.#options.streamBacklogBytes === undefined
           ? {}
           : { streamBacklogBytes: this.#options.streamBacklogBytes }),

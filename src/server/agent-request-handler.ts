@@ -107,6 +107,8 @@ export interface AgentRequestHandlerOptions {
   readonly authenticator: Authenticator;
   /** Widens who may act on a task (auth/authorize.ts); without it, callers reach their own tasks only. */
   readonly authorize: AuthorizeHook | undefined;
+  /** Each task's history budget in estimated bytes (default 4 MiB, `live-task.ts`). */
+  readonly maxHistoryBytes?: number | undefined;
   /** Estimated bytes one stream may fall behind its task before it is ended. Default `STREAM_BACKLOG_BYTES`. */
   readonly streamBacklogBytes?: number;
 }
@@ -146,7 +148,10 @@ export class AgentRequestHandler implements A2ARequestHandler {
 
   constructor(options: AgentRequestHandlerOptions) {
     this.#options = options;
-    this.liveTasks = new LiveTasks(options.streamBacklogBytes);
+    this.liveTasks = new LiveTasks({
+      maxHistoryBytes: options.maxHistoryBytes,
+      maxBacklogBytes: options.streamBacklogBytes,
+    });
     this.#tools = options.tools ?? platformToolsFactory();
   }
 
@@ -317,6 +322,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
     const live = this.liveTasks.open(existing?.task ?? newTask(taskId, contextId), scope, taskStore, {
       owner: existing?.owner ?? owner,
       version: existing?.version ?? 0,
+      bytes: existing?.bytes,
     });
     live.execution?.preempt("superseded");
     live.appendHistory(inbound);
@@ -458,6 +464,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
       this.liveTasks.open((stored as StoredTask).task, scope, this.#options.taskStore, {
         owner: (stored as StoredTask).owner,
         version: (stored as StoredTask).version,
+        bytes: (stored as StoredTask).bytes,
       });
     const state = live.task.status?.state;
     if (state === TaskState.CANCELED) return live.snapshot();

@@ -76,11 +76,14 @@ export type { HttpBinding, HttpBodyReply, HttpReply, HttpRequestLike, HttpStream
 export { HttpJsonBinding, type HttpJsonBindingOptions } from "./http-json/http-json-binding.js";
 export { JsonRpcBinding, type JsonRpcBindingOptions } from "./jsonrpc-binding.js";
 export { DEFAULT_LIST_PAGE_SIZE, MAX_LIST_PAGE_SIZE } from "./list-tasks.js";
+export { DEFAULT_MAX_HISTORY_BYTES, HISTORY_TRIMMED_METADATA_KEY } from "./live-task.js";
 export { createNodeListener, type NodeListenerOptions, type NodeRequestListener } from "./node-adapter.js";
 export { createPlatformTools, type PlatformToolsOptions, platformToolsFactory } from "./platform-tools.js";
 export {
+  DEFAULT_MAX_PUSH_CONFIG_BYTES,
   DEFAULT_MAX_PUSH_CONFIGS,
   InMemoryPushNotificationConfigStore,
+  type InMemoryPushNotificationConfigStoreOptions,
   type PushConfigPage,
   type PushConfigQuery,
   type PushNotificationConfigStore,
@@ -107,8 +110,10 @@ export {
 } from "./store-errors.js";
 export { compareTasks, matchesQuery, sortsAfter, statusTime } from "./task-order.js";
 export {
+  DEFAULT_MAX_TASK_BYTES,
   DEFAULT_MAX_TASKS,
   InMemoryTaskStore,
+  type InMemoryTaskStoreOptions,
   type StoredTask,
   type TaskCursor,
   type TaskPage,

@@ -12,6 +12,12 @@
  *
  * Per-event work is O(1) (artifacts are indexed by id, appends push in
  * place), so a stream of N events costs O(N).
+ *
+ * The task's size is estimated as it grows (`task-bytes.ts`) and handed to
+ * the store with every save (`TaskWriter.bytes`), and its history is held to
+ * a byte budget: past it the oldest messages are dropped (the newest is
+ * always kept) and the task's metadata counts what was dropped under
+ * `novaosHistoryTrimmed`. See docs/decisions.md (S453).
  */
 import type { JsonObject } from "@bufbuild/protobuf";
 import { type Artifact, type Message, type StreamResponse, type Task, TaskState } from "../../gen/a2a_pb.js";
@@ -20,7 +26,18 @@ import { EventQueue } from "./event-queue.js";
 import type { Execution } from "./execution.js";
 import { artifactUpdate, statusUpdate, streamResponse, taskStatus } from "./message-literals.js";
 import { frameWeight, STREAM_BACKLOG_BYTES, streamBacklogExceeded } from "./stream-backlog.js";
+import { artifactBytes, messageBytes, partBytes, taskBytes } from "./task-bytes.js";
 import { type StoredTask, scopedKey, type TaskStore, type TaskWriter } from "./task-store.js";
+
+/** The default history budget of a task, in estimated bytes. See docs/decisions.md (S453). */
+export const DEFAULT_MAX_HISTORY_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The task metadata key counting what history trimming dropped:
+ * `{"messages": <count>, "bytes": <estimated bytes>}`, both totals since the
+ * task began.
+ */
+export const HISTORY_TRIMMED_METADATA_KEY = "novaosHistoryTrimmed";
 
 export interface ArtifactWrite {
   artifact: Artifact;
@@ -32,6 +49,14 @@ export interface ArtifactWrite {
    * harness's own final artifact): the task keeps it without a copy.
    */
   owned?: boolean;
+}
+
+/** A live task's budgets, in estimated bytes; each has its default when absent. */
+export interface LiveTaskLimits {
+  /** The task's history budget (default `DEFAULT_MAX_HISTORY_BYTES`, 4 MiB; S453). */
+  readonly maxHistoryBytes?: number | undefined;
+  /** How far one of its streams may fall behind (default `STREAM_BACKLOG_BYTES`; stream-backlog.ts). */
+  readonly maxBacklogBytes?: number | undefined;
 }
 
 /** Up to this many artifacts, an id is found by a scan; past it, through an index. */
@@ -53,16 +78,20 @@ export class LiveTask implements StoredTask {
   #artifactIndex: Map<string, number> | undefined;
   #saving: Promise<void> = Promise.resolve();
   #queuedSave: Promise<void> | undefined;
+  readonly #maxHistoryBytes: number;
+  /** The history's estimated bytes, counted once the task first grows past the budget. */
+  #historyBytes: number | undefined;
   readonly #maxBacklogBytes: number;
 
-  /** `maxBacklogBytes`: how far one of its streams may fall behind (stream-backlog.ts). */
-  constructor(task: Task, scope: string, store: TaskStore, writer: TaskWriter, maxBacklogBytes = STREAM_BACKLOG_BYTES) {
+  constructor(task: Task, scope: string, store: TaskStore, writer: TaskWriter, limits: LiveTaskLimits = {}) {
     this.task = task;
     this.scope = scope;
     this.key = scopedKey(task.id, scope);
     this.writer = writer;
+    writer.bytes ??= taskBytes(task);
     this.#store = store;
-    this.#maxBacklogBytes = maxBacklogBytes;
+    this.#maxHistoryBytes = limits.maxHistoryBytes ?? DEFAULT_MAX_HISTORY_BYTES;
+    this.#maxBacklogBytes = limits.maxBacklogBytes ?? STREAM_BACKLOG_BYTES;
   }
 
   get owner(): string {
@@ -103,7 +132,46 @@ export class LiveTask implements StoredTask {
 
   /** Appends a message to the history (an inbound user message), without an event. */
   appendHistory(message: Message): void {
+    this.#addHistory(message);
+  }
+
+  #addHistory(message: Message): void {
+    const bytes = messageBytes(message);
     this.task.history.push(message);
+    this.#grow(bytes);
+    if (this.#historyBytes !== undefined) this.#historyBytes += bytes;
+    // The history is part of the task: under the budget while the whole task is.
+    if ((this.writer.bytes as number) > this.#maxHistoryBytes) this.#trimHistory();
+  }
+
+  #grow(bytes: number): void {
+    this.writer.bytes = (this.writer.bytes as number) + bytes;
+  }
+
+  /** Drops the oldest messages while the history is over the budget, keeping the newest, and counts them. */
+  #trimHistory(): void {
+    const history = this.task.history;
+    if (this.#historyBytes === undefined) {
+      this.#historyBytes = 0;
+      for (const message of history) this.#historyBytes += messageBytes(message);
+    }
+    let dropped = 0;
+    let droppedBytes = 0;
+    while (this.#historyBytes - droppedBytes > this.#maxHistoryBytes && dropped < history.length - 1) {
+      droppedBytes += messageBytes(history[dropped] as Message);
+      dropped++;
+    }
+    if (dropped === 0) return;
+    history.splice(0, dropped);
+    this.#historyBytes -= droppedBytes;
+    this.#grow(-droppedBytes);
+    const metadata = { ...this.task.metadata };
+    const before = metadata[HISTORY_TRIMMED_METADATA_KEY] as { messages?: unknown; bytes?: unknown } | undefined;
+    metadata[HISTORY_TRIMMED_METADATA_KEY] = {
+      messages: (typeof before?.messages === "number" ? before.messages : 0) + dropped,
+      bytes: (typeof before?.bytes === "number" ? before.bytes : 0) + droppedBytes,
+    };
+    this.task.metadata = metadata;
   }
 
   /**
@@ -114,7 +182,7 @@ export class LiveTask implements StoredTask {
     if (this.terminal) return undefined;
     const status = taskStatus(state, message);
     this.task.status = status;
-    if (message) this.task.history.push(message);
+    if (message) this.#addHistory(message);
     this.execution?.noteState(state);
     // No event is built for nobody: a blocking SendMessage has no stream watching.
     if (this.watched) {
@@ -134,7 +202,10 @@ export class LiveTask implements StoredTask {
     const index = this.#artifactPosition(incoming.artifactId);
     if (index !== undefined && write.append) {
       const current = this.task.artifacts[index] as Artifact;
-      for (const part of incoming.parts) current.parts.push(part);
+      for (const part of incoming.parts) {
+        current.parts.push(part);
+        this.#grow(partBytes(part));
+      }
       if (incoming.metadata) current.metadata = incoming.metadata;
       if (incoming.extensions.length > 0) current.extensions = [...incoming.extensions];
     } else {
@@ -146,8 +217,10 @@ export class LiveTask implements StoredTask {
         const position = this.task.artifacts.push(own) - 1;
         this.#artifactIndex?.set(incoming.artifactId, position);
       } else {
+        this.#grow(-artifactBytes(this.task.artifacts[index] as Artifact));
         this.task.artifacts[index] = own;
       }
+      this.#grow(artifactBytes(own));
     }
     if (this.watched) {
       this.#publish({
@@ -238,12 +311,12 @@ export function snapshotTask(task: Task): Task {
 /** The live tasks of one agent, by scoped task id. */
 export class LiveTasks {
   readonly #tasks = new Map<string, LiveTask>();
-  readonly #maxBacklogBytes: number;
   #idle: (() => void)[] = [];
+  readonly #limits: LiveTaskLimits;
 
-  /** `maxBacklogBytes`: how far one stream of a task may fall behind (stream-backlog.ts). */
-  constructor(maxBacklogBytes = STREAM_BACKLOG_BYTES) {
-    this.#maxBacklogBytes = maxBacklogBytes;
+  /** `limits`: each task's history budget and how far one of its streams may fall behind. */
+  constructor(limits: LiveTaskLimits = {}) {
+    this.#limits = limits;
   }
 
   get size(): number {
@@ -261,7 +334,7 @@ export class LiveTasks {
   open(task: Task, scope: string, store: TaskStore, writer: TaskWriter): LiveTask {
     const existing = this.get(task.id, scope);
     if (existing) return existing;
-    const live = new LiveTask(task, scope, store, writer, this.#maxBacklogBytes);
+    const live = new LiveTask(task, scope, store, writer, this.#limits);
     this.#tasks.set(live.key, live);
     return live;
   }

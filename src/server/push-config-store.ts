@@ -9,6 +9,7 @@
  */
 import type { TaskPushNotificationConfig } from "../../gen/a2a_pb.js";
 import { type LruEntry, LruMap } from "./lru-map.js";
+import { OBJECT_BYTES } from "./task-bytes.js";
 
 /** A config as stored, with the caller identity that registered it ("" while callers are not authenticated). */
 export interface StoredPushConfig {
@@ -38,8 +39,19 @@ export interface PushNotificationConfigStore {
   delete(taskId: string, configId: string, scope: string): Promise<void>;
 }
 
-/** The in-memory store's default cap. See docs/decisions.md. */
+/** The in-memory store's default cap on configs. See docs/decisions.md (S5). */
 export const DEFAULT_MAX_PUSH_CONFIGS = 10_000;
+/** The in-memory store's default budget of estimated config bytes. See docs/decisions.md (S452). */
+export const DEFAULT_MAX_PUSH_CONFIG_BYTES = 16 * 1024 * 1024;
+
+export interface InMemoryPushNotificationConfigStoreOptions {
+  /** Configs held at most, all scopes together (default 10,000). */
+  maxConfigs?: number;
+  /** Estimated bytes held at most, all scopes together (default 16 MiB). */
+  maxBytes?: number;
+  /** Configs one scope may hold (default `maxConfigs`). */
+  maxConfigsPerScope?: number;
+}
 
 /** The in-memory store's record of a config. */
 class PushConfigEntry implements StoredPushConfig, LruEntry<PushConfigEntry> {
@@ -50,20 +62,48 @@ class PushConfigEntry implements StoredPushConfig, LruEntry<PushConfigEntry> {
     readonly key: string,
     public config: TaskPushNotificationConfig,
     readonly owner: string,
+    public bytes: number,
   ) {}
 }
 
-/** LRU-by-write like the in-memory task store: `get` does not refresh; no TTL. */
+/** A config's strings and a charge for the object around them. */
+function configBytes(config: TaskPushNotificationConfig): number {
+  const auth = config.authentication;
+  return (
+    OBJECT_BYTES +
+    config.id.length +
+    config.taskId.length +
+    config.url.length +
+    config.token.length +
+    config.tenant.length +
+    (auth ? auth.scheme.length + auth.credentials.length : 0)
+  );
+}
+
+/**
+ * LRU-by-write within a scope like the in-memory task store: `get` does not
+ * refresh; past a bound the scope over its quota, or else the scope with the
+ * largest share, gives up its least recently saved config; no TTL.
+ */
 export class InMemoryPushNotificationConfigStore implements PushNotificationConfigStore {
   readonly maxConfigs: number;
   /** Configs by (scope, task id and config id). */
   readonly #configs: LruMap<PushConfigEntry>;
 
-  constructor(options: { maxConfigs?: number } = {}) {
+  constructor(options: InMemoryPushNotificationConfigStoreOptions = {}) {
     const maxConfigs = options.maxConfigs ?? DEFAULT_MAX_PUSH_CONFIGS;
-    if (!Number.isInteger(maxConfigs) || maxConfigs < 1) throw new RangeError("maxConfigs must be a positive integer");
+    const maxBytes = options.maxBytes ?? DEFAULT_MAX_PUSH_CONFIG_BYTES;
+    const maxConfigsPerScope = options.maxConfigsPerScope ?? maxConfigs;
+    for (const [name, value] of Object.entries({ maxConfigs, maxBytes, maxConfigsPerScope })) {
+      if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer`);
+    }
     this.maxConfigs = maxConfigs;
-    this.#configs = new LruMap(maxConfigs);
+    this.#configs = new LruMap({
+      maxEntries: maxConfigs,
+      maxBytes,
+      maxEntriesPerGroup: maxConfigsPerScope,
+      maxBytesPerGroup: maxBytes,
+    });
   }
 
   get size(): number {
@@ -77,8 +117,12 @@ export class InMemoryPushNotificationConfigStore implements PushNotificationConf
   async save(config: TaskPushNotificationConfig, scope: string, owner: string): Promise<void> {
     const key = configKey(config.taskId, config.id);
     const stored = this.#configs.touch(scope, key);
-    if (stored) stored.config = config;
-    else this.#configs.add(new PushConfigEntry(scope, key, config, owner));
+    if (!stored) {
+      this.#configs.add(new PushConfigEntry(scope, key, config, owner, configBytes(config)));
+      return;
+    }
+    stored.config = config;
+    this.#configs.resize(stored, configBytes(config));
   }
 
   async list(taskId: string, scope: string, query: PushConfigQuery): Promise<PushConfigPage> {

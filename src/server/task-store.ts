@@ -16,16 +16,18 @@
  *   order, keyset pages and the total, so a store with an index or a
  *   database serves a page without reading the whole partition.
  *
- * The default store is in-process and LRU-capped; `@novaos/client-sdk/fleet`
+ * The default store is in-process, bounded in tasks and estimated bytes (in
+ * all and per scope) and indexed for ListTasks; `@novaos/client-sdk/fleet`
  * has PostgreSQL stores for tasks that outlive a process and span replicas.
  * A store of your own is checked by the shared suite in
  * test/stores/task-store-suite.ts.
  */
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
-import type { Task, TaskState } from "../../gen/a2a_pb.js";
+import { type Task, TaskState } from "../../gen/a2a_pb.js";
 import { type LruEntry, LruMap } from "./lru-map.js";
 import { TaskVersionConflictError } from "./store-errors.js";
-import { compareTasks, matchesQuery, sortsAfter } from "./task-order.js";
+import { taskBytes } from "./task-bytes.js";
+import { type IndexedTask, indexMoved, mergePages, setIndexFields, TaskPartition } from "./task-index.js";
 
 /** A task as stored: the task, whose it is, and the version the last save stored. */
 export interface StoredTask {
@@ -34,6 +36,8 @@ export interface StoredTask {
   readonly owner: string;
   /** 1 after the first save, one more after each save since. */
   readonly version: number;
+  /** The store's estimate of the task's size (`task-bytes.ts`), when it keeps one. */
+  readonly bytes?: number;
 }
 
 /**
@@ -46,6 +50,12 @@ export interface StoredTask {
 export interface TaskWriter {
   readonly owner: string;
   version: number;
+  /**
+   * The writer's estimate of the task's size (`task-bytes.ts`), kept up to
+   * date as it changes the task; a store that budgets bytes reads it instead
+   * of walking the task on every save, and walks it once when it is absent.
+   */
+  bytes?: number | undefined;
 }
 
 /** Where a page starts: just after the task at this place in the order. */
@@ -109,50 +119,92 @@ export interface TaskStore {
   list(scope: string, query: TaskQuery): Promise<TaskPage>;
 }
 
-/** The in-memory store's default cap. See docs/decisions.md. */
+/** The in-memory store's default cap on tasks. See docs/decisions.md (S4). */
 export const DEFAULT_MAX_TASKS = 10_000;
+/** The in-memory store's default budget of estimated task bytes (`task-bytes.ts`). See docs/decisions.md (S451). */
+export const DEFAULT_MAX_TASK_BYTES = 64 * 1024 * 1024;
+
+export interface InMemoryTaskStoreOptions {
+  /** Tasks held at most, all scopes together (default 10,000). */
+  maxTasks?: number;
+  /** Estimated bytes held at most, all scopes together (default 64 MiB). */
+  maxBytes?: number;
+  /** Tasks one scope may hold (default `maxTasks`). */
+  maxTasksPerScope?: number;
+  /** Estimated bytes one scope may hold (default `maxBytes`). */
+  maxBytesPerScope?: number;
+}
 
 /** The in-memory store's record of a task, handed out as its StoredTask and changed in place by later saves. */
-class TaskEntry implements StoredTask, LruEntry<TaskEntry> {
+class TaskEntry implements IndexedTask, LruEntry<TaskEntry> {
   older: TaskEntry | undefined = undefined;
   newer: TaskEntry | undefined = undefined;
+  readonly taskId: string;
+  contextId = "";
+  state = TaskState.UNSPECIFIED;
+  seconds = 0;
+  nanos = 0;
+  /** The partition whose indexes hold the entry. */
+  partition: TaskPartition<TaskEntry> | undefined = undefined;
   constructor(
     readonly group: string,
     readonly key: string,
     public task: Task,
     readonly owner: string,
     public version: number,
-  ) {}
+    public bytes: number,
+  ) {
+    this.taskId = key;
+  }
 }
 
 /**
- * LRU-by-write: every `save` makes the task the most recent; past `maxTasks`
- * the least recently saved task is evicted. `get` does not refresh, so polling
- * does not keep a task alive; a task whose execution is still running is
- * re-saved by its next write (and is readable meanwhile from the harness's
- * live state), so eviction never loses a running task. No TTL, no timer.
+ * LRU-by-write within a scope: every `save` makes the task its scope's most
+ * recent; past a bound the least recently saved task of the scope over its
+ * quota, or else of the scope with the largest share of the store, is
+ * evicted (`lru-map.ts`). `get` does not refresh, so polling does not keep a
+ * task alive; a task whose execution is still running is re-saved by its
+ * next write (and is readable meanwhile from the harness's live state), so
+ * eviction never loses a running task. No TTL, no timer.
  *
  * The store keeps the objects it is given (no copies), and hands out its own
  * records, which later saves change: the harness hands out snapshots, never
- * these objects. `list` filters and sorts the scope's tasks on every call.
+ * these objects. `list` reads pages from indexes kept in the ListTasks order
+ * (`task-index.ts`); a save that changes a task's status time, state or
+ * context moves it in them (decision S450).
  */
 export class InMemoryTaskStore implements TaskStore {
   readonly savesSynchronously = true;
   readonly evicts = true;
   readonly maxTasks: number;
-  /** Tasks by (scope, task id). */
+  readonly maxBytes: number;
+  /** Tasks by (scope, task id), in write order per scope. */
   readonly #tasks: LruMap<TaskEntry>;
+  /** Indexed tasks by scope, then owner. */
+  readonly #partitions = new Map<string, Map<string, TaskPartition<TaskEntry>>>();
 
-  constructor(options: { maxTasks?: number } = {}) {
-    const maxTasks = options.maxTasks ?? DEFAULT_MAX_TASKS;
-    if (!Number.isInteger(maxTasks) || maxTasks < 1) throw new RangeError("maxTasks must be a positive integer");
-    this.maxTasks = maxTasks;
-    this.#tasks = new LruMap(maxTasks);
+  constructor(options: InMemoryTaskStoreOptions = {}) {
+    this.maxTasks = positiveInteger("maxTasks", options.maxTasks ?? DEFAULT_MAX_TASKS);
+    this.maxBytes = positiveInteger("maxBytes", options.maxBytes ?? DEFAULT_MAX_TASK_BYTES);
+    this.#tasks = new LruMap<TaskEntry>(
+      {
+        maxEntries: this.maxTasks,
+        maxBytes: this.maxBytes,
+        maxEntriesPerGroup: positiveInteger("maxTasksPerScope", options.maxTasksPerScope ?? this.maxTasks),
+        maxBytesPerGroup: positiveInteger("maxBytesPerScope", options.maxBytesPerScope ?? this.maxBytes),
+      },
+      (evicted) => this.#unindex(evicted),
+    );
   }
 
   /** Number of stored tasks, all scopes together. */
   get size(): number {
     return this.#tasks.size;
+  }
+
+  /** Estimated bytes of the stored tasks, all scopes together. */
+  get bytes(): number {
+    return this.#tasks.bytes;
   }
 
   async get(taskId: string, scope: string): Promise<StoredTask | undefined> {
@@ -161,16 +213,18 @@ export class InMemoryTaskStore implements TaskStore {
 
   /** Stored by the time it returns (an already settled promise: the harness saves several times per request). */
   save(task: Task, scope: string, writer: TaskWriter): Promise<void> {
+    const bytes = writer.bytes ?? taskBytes(task);
     // A writer at version 0 creates the task: one lookup, and any task already there is a conflict.
-    const stored =
-      writer.version === 0
-        ? this.#tasks.add(new TaskEntry(scope, task.id, task, writer.owner, 1))
-        : this.#tasks.touch(scope, task.id);
+    const stored = writer.version === 0 ? undefined : this.#tasks.touch(scope, task.id);
     if (stored === undefined) {
-      if (writer.version > 0) this.#tasks.add(new TaskEntry(scope, task.id, task, writer.owner, writer.version + 1));
+      const entry = new TaskEntry(scope, task.id, task, writer.owner, writer.version + 1, bytes);
+      if (this.#tasks.add(entry)) return Promise.reject(new TaskVersionConflictError(task.id, writer.version));
+      this.#index(entry);
     } else if (stored.version === writer.version) {
+      if (indexMoved(stored, task)) (stored.partition as TaskPartition<TaskEntry>).move(stored, task);
       stored.task = task;
       stored.version++;
+      this.#tasks.resize(stored, bytes);
     } else {
       return Promise.reject(new TaskVersionConflictError(task.id, writer.version));
     }
@@ -179,21 +233,61 @@ export class InMemoryTaskStore implements TaskStore {
   }
 
   async delete(taskId: string, scope: string): Promise<void> {
+    const stored = this.#tasks.get(scope, taskId);
+    if (!stored) return;
     this.#tasks.delete(scope, taskId);
+    this.#unindex(stored);
   }
 
   async list(scope: string, query: TaskQuery): Promise<TaskPage> {
-    const after = query.after;
-    const rest: TaskEntry[] = [];
-    let totalSize = 0;
-    for (const stored of this.#tasks.values(scope)) {
-      if (!matchesQuery(stored, query)) continue;
-      totalSize++;
-      if (!after || sortsAfter(stored.task, after)) rest.push(stored);
-    }
-    rest.sort((a, b) => compareTasks(a.task, b.task));
-    return { tasks: rest.slice(0, query.pageSize), more: rest.length > query.pageSize, totalSize };
+    const owners = this.#partitions.get(scope);
+    const partitions =
+      query.owner === undefined
+        ? [...(owners?.values() ?? [])]
+        : [owners?.get(query.owner)].filter((p) => p !== undefined);
+    if (partitions.length === 0) return { tasks: [], more: false, totalSize: 0 };
+    const page = mergePages(
+      partitions.map((partition) => partition.page(query)),
+      query.pageSize,
+    );
+    return {
+      tasks: page.tasks.slice(0, query.pageSize),
+      more: page.tasks.length > query.pageSize,
+      totalSize: page.totalSize,
+    };
   }
+
+  #index(entry: TaskEntry): void {
+    setIndexFields(entry, entry.task);
+    let owners = this.#partitions.get(entry.group);
+    if (!owners) {
+      owners = new Map();
+      this.#partitions.set(entry.group, owners);
+    }
+    let partition = owners.get(entry.owner);
+    if (!partition) {
+      partition = new TaskPartition<TaskEntry>();
+      owners.set(entry.owner, partition);
+    }
+    partition.add(entry);
+    entry.partition = partition;
+  }
+
+  #unindex(entry: TaskEntry): void {
+    const partition = entry.partition;
+    if (!partition) return;
+    partition.remove(entry);
+    entry.partition = undefined;
+    if (partition.size > 0) return;
+    const owners = this.#partitions.get(entry.group);
+    owners?.delete(entry.owner);
+    if (owners?.size === 0) this.#partitions.delete(entry.group);
+  }
+}
+
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer`);
+  return value;
 }
 
 const SAVED: Promise<void> = Promise.resolve();

@@ -136,6 +136,20 @@ describe("InMemoryPushNotificationConfigStore", () => {
     expect(() => new InMemoryPushNotificationConfigStore({ maxConfigs: 0 })).toThrow(RangeError);
   });
 
+  it("holds a scope to its quota and the store to its byte budget, evicting the oldest", async () => {
+    const ids = async (store: InMemoryPushNotificationConfigStore, scope: string) =>
+      (await store.list("t", scope, { after: undefined, pageSize: 100 })).configs.map((c) => c.config.id);
+    const quota = new InMemoryPushNotificationConfigStore({ maxConfigsPerScope: 2 });
+    await quota.save(config("t", "q"), "quiet", "");
+    for (const id of ["a", "b", "c", "d"]) await quota.save(config("t", id), "loud", "");
+    expect(await ids(quota, "loud")).toEqual(["c", "d"]);
+    expect(await ids(quota, "quiet")).toEqual(["q"]);
+    // A config here is 73 bytes by the estimate (48 and its strings): three fit in 250 bytes, a fourth evicts the oldest.
+    const budget = new InMemoryPushNotificationConfigStore({ maxBytes: 250 });
+    for (const id of ["a", "b", "c", "d"]) await budget.save(config("t", id), "", "");
+    expect(await ids(budget, "")).toEqual(["b", "c", "d"]);
+  });
+
   it("scopes configs by task and scope", async () => {
     const store = new InMemoryPushNotificationConfigStore();
     await store.save(config("t1", "a"), "s1", "");

@@ -16,16 +16,20 @@
  * skeleton, through `GrpcUnaryMethod`. What is this path's own is the
  * envelope: the body is read with the HTTP bindings' reader and a total cap
  * (one envelope of the largest allowed message), refused as soon as the
- * envelope header declares more; and the message's values are counted on the
+ * envelope header declares more; the message's values are counted on the
  * wire before it is decoded (a 10 MiB message of tiny fields costs seconds to
- * decode, as its JSON form does to parse).
+ * decode, as its JSON form does to parse); and the reply is encoded by the
+ * generated binary writers (src/a2a/protobinary.ts) straight after room for
+ * the envelope header, the same bytes as protobuf-es's `toBinary` at ~40 % of
+ * its cost (docs/decisions.md, the gRPC reply encoding).
  */
 import type { IncomingMessage } from "node:http";
 import { constants, type Http2ServerRequest, type Http2ServerResponse, type OutgoingHttpHeaders } from "node:http2";
-import { fromBinary, type Message, toBinary } from "@bufbuild/protobuf";
+import { fromBinary, type Message } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
 import { PROTOCOL_BINDING_GRPC } from "../../a2a/constants.js";
+import { encodeBinary } from "../../a2a/protobinary.js";
 import { countBinaryValues, MAX_REQUEST_VALUES, tooManyValues } from "../../a2a/request-limits.js";
 import { BodyTooLargeError, readNodeBody } from "../../http/capped-body.js";
 import { type CallerWatch, ServerCall } from "../server-call.js";
@@ -97,7 +101,7 @@ async function answer(
       decode(method, singleMessage(body), options.maxRequestValues ?? MAX_REQUEST_VALUES),
       call,
     );
-    reply = envelope(toBinary(method.binding.output, response as never));
+    reply = envelope(encodeBinary(method.binding.output, response as never, ENVELOPE_HEADER_BYTES));
   } catch (error) {
     trailers = errorTrailers(error);
   } finally {
@@ -186,12 +190,11 @@ function decode(method: GrpcUnaryMethod, bytes: Uint8Array, maxValues: number): 
   }
 }
 
-/** The gRPC length-prefixed message: flags 0, 4-byte big-endian length, the bytes. */
-function envelope(message: Uint8Array): Buffer {
-  const out = Buffer.allocUnsafe(ENVELOPE_HEADER_BYTES + message.byteLength);
+/** The gRPC length-prefixed message, from the message encoded after room for its header: flags 0, 4-byte big-endian length. */
+function envelope(framed: Uint8Array): Buffer {
+  const out = Buffer.from(framed.buffer, framed.byteOffset, framed.byteLength);
   out[0] = 0;
-  out.writeUInt32BE(message.byteLength, 1);
-  out.set(message, ENVELOPE_HEADER_BYTES);
+  out.writeUInt32BE(framed.byteLength - ENVELOPE_HEADER_BYTES, 1);
   return out;
 }
 

@@ -1,0 +1,36 @@
+/**
+ * Bench servers whose task store is filled before they listen
+ * (bench/servers/stored-tasks.ts): ours (`ours`) and @a2a-js/sdk's
+ * (`a2a-js`), each holding `count` echo tasks made by SendMessage calls.
+ */
+import type { Side } from "../scenario.js";
+import { type ChildServer, startServer } from "./child-server.js";
+
+const SERVERS: Partial<Readonly<Record<Side, string>>> = { ours: "ours", peer: "a2a-js" };
+
+export interface StoredServer {
+  readonly server: ChildServer;
+  /** Heap growth per stored task, bytes (after a full GC before and after filling). */
+  readonly bytesPerTask: number;
+}
+
+/** Starts `side`'s JSON-RPC server with `count` stored echo tasks. */
+export async function startStoredServer(side: Side, count: number): Promise<StoredServer> {
+  const name = SERVERS[side];
+  if (!name) throw new Error(`no stored-task server for ${side}`);
+  const server = await startServer(name, {
+    // Room for a million tasks of either SDK; the GC is exposed for the heap figure.
+    execArgv: ["--expose-gc", "--max-old-space-size=12288"],
+    env: { BENCH_TASKS: String(count) },
+  });
+  try {
+    const line = await server.readLine();
+    const match = /^stored (\d+) (\d+)$/.exec(line);
+    if (!match || Number(match[1]) !== count)
+      throw new Error(`${name}: expected "stored ${count} <bytes>", got "${line}"`);
+    return { server, bytesPerTask: Number(match[2]) };
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+}

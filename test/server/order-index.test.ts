@@ -1,0 +1,108 @@
+/** The counted B+ tree behind ListTasks: order, ranks and walks held against a sorted array through random edits. */
+import { describe, expect, it } from "vitest";
+import { compareKeys, OrderIndex, type OrderKey } from "../../src/server/order-index.js";
+
+interface Entry extends OrderKey {
+  seconds: number;
+  nanos: number;
+  taskId: string;
+}
+
+/** A small deterministic generator (mulberry32), so a failure replays. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const ids = (entries: readonly Entry[]) => entries.map((e) => e.taskId);
+
+function contents(index: OrderIndex<Entry>): Entry[] {
+  return index.slice(0, index.size);
+}
+
+describe("OrderIndex", () => {
+  it("keeps the ListTasks order: later instants first, equal instants by id, to the nanosecond", () => {
+    const index = new OrderIndex<Entry>();
+    for (const e of [
+      { seconds: 2, nanos: 0, taskId: "b" },
+      { seconds: 2, nanos: 0, taskId: "a" },
+      { seconds: 3, nanos: 0, taskId: "c" },
+      { seconds: 2, nanos: 500, taskId: "e" },
+      { seconds: -1, nanos: 0, taskId: "neg" },
+      { seconds: 0, nanos: 0, taskId: "epoch" },
+    ])
+      index.insert(e);
+    expect(ids(contents(index))).toEqual(["c", "e", "a", "b", "epoch", "neg"]);
+    expect(index.countBefore({ seconds: 2, nanos: 0, taskId: null }, false)).toBe(4);
+    expect(index.countBefore({ seconds: 2, nanos: 0, taskId: "a" }, false)).toBe(2);
+    expect(index.countBefore({ seconds: 2, nanos: 0, taskId: "a" }, true)).toBe(3);
+  });
+
+  it("agrees with a sorted array through 30,000 random inserts, deletes and re-keyings, with ties", () => {
+    const next = random(7);
+    const index = new OrderIndex<Entry>();
+    const live = new Map<string, Entry>();
+    for (let step = 0; step < 30_000; step++) {
+      const id = `t${Math.floor(next() * 8000)}`;
+      const present = live.get(id);
+      const roll = next();
+      if (present && roll < 0.3) {
+        expect(index.delete(present)).toBe(true);
+        live.delete(id);
+      } else if (present) {
+        // A status update: out of the tree, new key (often "now", sometimes a tie), back in.
+        expect(index.delete(present)).toBe(true);
+        present.seconds = roll < 0.6 ? 1000 + step : Math.floor(next() * 50);
+        present.nanos = Math.floor(next() * 3);
+        index.insert(present);
+      } else {
+        const entry = { seconds: Math.floor(next() * 50), nanos: Math.floor(next() * 3), taskId: id };
+        index.insert(entry);
+        live.set(id, entry);
+      }
+      if (step % 997 === 0 || step === 29_999) {
+        const expected = [...live.values()].sort(compareKeys);
+        expect(index.size).toBe(expected.length);
+        expect(ids(contents(index))).toEqual(ids(expected));
+        for (let probe = 0; probe < 20; probe++) {
+          const key: OrderKey = {
+            seconds: Math.floor(next() * 52),
+            nanos: Math.floor(next() * 3),
+            taskId: next() < 0.3 ? null : `t${Math.floor(next() * 8000)}`,
+          };
+          const before = expected.filter((e) => compareKeys(e, key) < 0).length;
+          const through = expected.filter((e) => compareKeys(e, key) <= 0).length;
+          expect(index.countBefore(key, false)).toBe(before);
+          expect(index.countBefore(key, true)).toBe(through);
+          expect(ids(index.slice(before, before + 7))).toEqual(ids(expected.slice(before, before + 7)));
+        }
+      }
+    }
+  });
+
+  it("answers false for an entry it does not hold, even one whose key ties with a held one", () => {
+    const index = new OrderIndex<Entry>();
+    const held = { seconds: 1, nanos: 0, taskId: "x" };
+    index.insert(held);
+    expect(index.delete({ seconds: 1, nanos: 0, taskId: "x" })).toBe(false);
+    expect(index.delete({ seconds: 9, nanos: 0, taskId: "y" })).toBe(false);
+    expect(index.delete(held)).toBe(true);
+    expect(index.size).toBe(0);
+    expect(index.slice(0, 5)).toEqual([]);
+  });
+
+  it("shrinks back to nothing and grows again after every entry is deleted", () => {
+    const index = new OrderIndex<Entry>();
+    const entries = Array.from({ length: 20_000 }, (_, i) => ({ seconds: i % 97, nanos: 0, taskId: `id${i}` }));
+    for (const e of entries) index.insert(e);
+    for (const e of entries) expect(index.delete(e)).toBe(true);
+    expect(index.size).toBe(0);
+    index.insert({ seconds: 1, nanos: 0, taskId: "again" });
+    expect(ids(contents(index))).toEqual(["again"]);
+  });
+});

@@ -1,0 +1,175 @@
+/**
+ * The in-memory store's ListTasks indexes (per partition, context and state):
+ * a task moves in every index when its status changes, leaves every index when
+ * evicted or deleted, equal instants order by id, pages neither repeat nor skip
+ * across updates, and every page and total equals what filtering and sorting
+ * the whole scope gives, through random saves, evictions and queries.
+ */
+import { timestampFromMs } from "@bufbuild/protobuf/wkt";
+import { describe, expect, it } from "vitest";
+import { type Task, TaskState } from "../../gen/a2a_pb.js";
+import { compareTasks, matchesQuery, sortsAfter } from "../../src/server/task-order.js";
+import { InMemoryTaskStore, type StoredTask, type TaskCursor, type TaskQuery } from "../../src/server/task-store.js";
+import { put, query, taskAt } from "../stores/task-store-suite.js";
+
+const ids = (tasks: readonly StoredTask[]) => tasks.map((t) => t.task.id);
+const cursorAt = (task: Task): TaskCursor => ({
+  statusTime: task.status?.timestamp ?? timestampFromMs(0),
+  taskId: task.id,
+});
+const { WORKING, COMPLETED, INPUT_REQUIRED } = TaskState;
+
+async function listIds(store: InMemoryTaskStore, init: Partial<TaskQuery>, scope = "s"): Promise<string[]> {
+  return ids((await store.list(scope, query(init))).tasks);
+}
+
+describe("ListTasks indexes", () => {
+  it("move a task in every index it is in when its status changes, and out of its old state's", async () => {
+    const store = new InMemoryTaskStore();
+    await put(store, taskAt("a", 1000, { state: WORKING, contextId: "x" }));
+    await put(store, taskAt("b", 2000, { state: WORKING, contextId: "x" }));
+    await put(store, taskAt("c", 3000, { state: COMPLETED, contextId: "y" }));
+    expect(await listIds(store, {})).toEqual(["c", "b", "a"]);
+    // "a" completes last: first everywhere it is, gone from WORKING.
+    await put(store, taskAt("a", 4000, { state: COMPLETED, contextId: "x" }));
+    expect(await listIds(store, {})).toEqual(["a", "c", "b"]);
+    expect(await listIds(store, { contextId: "x" })).toEqual(["a", "b"]);
+    expect(await listIds(store, { status: COMPLETED })).toEqual(["a", "c"]);
+    expect(await listIds(store, { status: WORKING })).toEqual(["b"]);
+    expect(await listIds(store, { contextId: "x", status: WORKING })).toEqual(["b"]);
+    // A state change within the same instant moves it between state indexes only.
+    await put(store, taskAt("b", 2000, { state: INPUT_REQUIRED, contextId: "x" }));
+    expect(await listIds(store, { status: WORKING })).toEqual([]);
+    expect(await listIds(store, { status: INPUT_REQUIRED })).toEqual(["b"]);
+    expect(await listIds(store, {})).toEqual(["a", "c", "b"]);
+    // A task moved to another context leaves the first.
+    await put(store, taskAt("c", 3000, { state: COMPLETED, contextId: "x" }));
+    expect(await listIds(store, { contextId: "y" })).toEqual([]);
+    expect(await listIds(store, { contextId: "x" })).toEqual(["a", "c", "b"]);
+  });
+
+  it("drop an evicted or deleted task from every index and every total", async () => {
+    const store = new InMemoryTaskStore({ maxTasks: 3 });
+    await put(store, taskAt("old", 5000, { state: WORKING, contextId: "x" }));
+    await put(store, taskAt("b", 1000, { contextId: "x" }));
+    await put(store, taskAt("c", 2000, { contextId: "y" }));
+    await put(store, taskAt("d", 3000, { contextId: "x" }));
+    for (const filter of [
+      {},
+      { contextId: "x" },
+      { status: WORKING },
+      { statusTimestampAfter: timestampFromMs(4000) },
+    ]) {
+      expect(await listIds(store, filter)).not.toContain("old");
+    }
+    expect((await store.list("s", query({ contextId: "x" }))).totalSize).toBe(2);
+    expect((await store.list("s", query({ status: WORKING }))).totalSize).toBe(0);
+    await store.delete("d", "s");
+    expect(await listIds(store, { contextId: "x" })).toEqual(["b"]);
+    expect((await store.list("s", query({ status: COMPLETED }))).totalSize).toBe(2);
+  });
+
+  it("order equal status times by id in every index, and page through the ties", async () => {
+    const store = new InMemoryTaskStore();
+    for (const id of ["m", "c", "x", "a", "k"]) await put(store, taskAt(id, 1000, { contextId: "one" }));
+    await put(store, taskAt("later", 2000, { contextId: "one" }));
+    expect(await listIds(store, {})).toEqual(["later", "a", "c", "k", "m", "x"]);
+    expect(await listIds(store, { contextId: "one", status: COMPLETED })).toEqual(["later", "a", "c", "k", "m", "x"]);
+    const first = await store.list("s", query({ contextId: "one", pageSize: 2 }));
+    expect(ids(first.tasks)).toEqual(["later", "a"]);
+    const next = await store.list("s", query({ contextId: "one", pageSize: 2, after: cursorAt(taskAt("a", 1000)) }));
+    expect(ids(next.tasks)).toEqual(["c", "k"]);
+    expect(next).toMatchObject({ more: true, totalSize: 6 });
+  });
+
+  it("neither repeat nor skip a task updated between pages of a context or a state", async () => {
+    const store = new InMemoryTaskStore();
+    for (let i = 0; i < 6; i++) await put(store, taskAt(`t${i}`, 1000 * (6 - i), { state: WORKING, contextId: "x" }));
+    for (const filter of [{ contextId: "x" }, { status: WORKING }]) {
+      const first = await store.list("s", query({ ...filter, pageSize: 2 }));
+      expect(ids(first.tasks)).toEqual(["t0", "t1"]);
+      // Listed and not yet listed tasks are updated (same state, later time): they move before the cursor.
+      await put(store, taskAt("t0", 9000, { state: WORKING, contextId: "x" }));
+      await put(store, taskAt("t3", 9500, { state: WORKING, contextId: "x" }));
+      const rest = await store.list("s", query({ ...filter, after: cursorAt(first.tasks[1]!.task) }));
+      expect(ids(rest.tasks)).toEqual(["t2", "t4", "t5"]);
+      expect(rest.totalSize).toBe(6);
+      // Put them back for the next filter.
+      await put(store, taskAt("t0", 6000, { state: WORKING, contextId: "x" }));
+      await put(store, taskAt("t3", 3000, { state: WORKING, contextId: "x" }));
+    }
+  });
+
+  it("stay right through saves before and between listings, and after the scope emptied", async () => {
+    const store = new InMemoryTaskStore();
+    await put(store, taskAt("a", 1000, { state: WORKING, contextId: "x" }));
+    await put(store, taskAt("b", 2000, { contextId: "y" }));
+    await put(store, taskAt("a", 3000, { contextId: "x" }));
+    expect(await listIds(store, {})).toEqual(["a", "b"]);
+    await put(store, taskAt("c", 2500, { state: WORKING, contextId: "x" }));
+    await put(store, taskAt("b", 4000, { contextId: "y" }));
+    expect(await listIds(store, {})).toEqual(["b", "a", "c"]);
+    expect(await listIds(store, { contextId: "x" })).toEqual(["a", "c"]);
+    expect(await listIds(store, { status: WORKING })).toEqual(["c"]);
+    for (const id of ["a", "b", "c"]) await store.delete(id, "s");
+    expect(await listIds(store, {})).toEqual([]);
+    await put(store, taskAt("d", 500, { contextId: "x" }));
+    await put(store, taskAt("e", 700, { contextId: "x" }));
+    await put(store, taskAt("d", 900, { contextId: "x" }));
+    expect(await listIds(store, { contextId: "x" })).toEqual(["d", "e"]);
+    expect((await store.list("s", query({ status: WORKING }))).totalSize).toBe(0);
+  });
+
+  it("answer every page and total as filtering and sorting the scope would, through random saves and evictions", async () => {
+    let seed = 3;
+    const next = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed / 2_147_483_648;
+    };
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
+    const store = new InMemoryTaskStore({ maxTasks: 150 });
+    const states = [WORKING, COMPLETED, INPUT_REQUIRED, TaskState.FAILED];
+    const owners = ["", "alice", "bob"];
+    const scopes = ["s", "t"];
+    for (let step = 0; step < 3_000; step++) {
+      const scope = pick(scopes);
+      const id = `id-${Math.floor(next() * 400)}`;
+      const stored = await store.get(id, scope);
+      await store.save(
+        taskAt(id, Math.floor(next() * 60) * 100, {
+          state: pick(states),
+          contextId: stored?.task.contextId ?? pick(["c1", "c2", "c3", "c4"]),
+        }),
+        scope,
+        { owner: stored?.owner ?? pick(owners), version: stored?.version ?? 0 },
+      );
+      if (step % 50 !== 0) continue;
+      for (let q = 0; q < 10; q++) {
+        const all: StoredTask[] = [];
+        for (const s of scopes)
+          if (s === scope)
+            for (let i = 0; i < 400; i++) {
+              const t = await store.get(`id-${i}`, s);
+              if (t) all.push(t);
+            }
+        const owner = next() < 0.2 ? undefined : pick(owners);
+        const cursorTask = next() < 0.5 && all.length > 0 ? pick(all).task : undefined;
+        const asked = query({
+          owner,
+          contextId: next() < 0.4 ? pick(["c1", "c2", "c3", "c4"]) : "",
+          status: next() < 0.4 ? pick(states) : TaskState.UNSPECIFIED,
+          statusTimestampAfter: next() < 0.3 ? timestampFromMs(Math.floor(next() * 60) * 100) : undefined,
+          after: cursorTask ? cursorAt(cursorTask) : undefined,
+          pageSize: 1 + Math.floor(next() * 20),
+        });
+        const matching = all.filter((t) => matchesQuery(t, asked)).sort((a, b) => compareTasks(a.task, b.task));
+        const rest = matching.filter((t) => !asked.after || sortsAfter(t.task, asked.after));
+        const page = await store.list(scope, asked);
+        expect(ids(page.tasks)).toEqual(ids(rest.slice(0, asked.pageSize)));
+        expect(page.more).toBe(rest.length > asked.pageSize);
+        expect(page.totalSize).toBe(matching.length);
+      }
+    }
+    expect(store.size).toBe(150);
+  });
+});
