@@ -15,9 +15,9 @@ import {
   AgentBuilder,
   createHitlMessage,
   HitlType,
-  InMemoryPushNotificationConfigStore,
   type Logger,
   messageText,
+  PushNotificationSender,
   Role,
   textPart,
 } from "../src/index.js";
@@ -43,7 +43,8 @@ export function createExampleAgent(options: ExampleAgentOptions = {}): AgentBuil
     name: "example-agent",
     version: "1.0.0",
     description: "Echoes, tells stories as a stream, and asks before it books anything.",
-    pushNotificationStore: new InMemoryPushNotificationConfigStore(),
+    // Webhooks registered with this agent are POSTed every update of their task (private addresses refused).
+    pushNotificationDelivery: new PushNotificationSender(options.logger ? { logger: options.logger } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
   });
 

@@ -26,7 +26,7 @@ function writeTaskState(x: number): string {
   }
 }
 
-function readTaskState(x: unknown): number {
+function readTaskState(x: unknown, v: boolean): number {
   switch (x) {
     case "TASK_STATE_UNSPECIFIED": return 0;
     case "TASK_STATE_SUBMITTED": return 1;
@@ -38,7 +38,25 @@ function readTaskState(x: unknown): number {
     case "TASK_STATE_REJECTED": return 7;
     case "TASK_STATE_AUTH_REQUIRED": return 8;
   }
-  return readInt32(x);
+  const n = readInt32(x);
+  if (v && !knownTaskState(n)) bail();
+  return n;
+}
+
+function knownTaskState(x: number): boolean {
+  switch (x) {
+    case 0:
+    case 1:
+    case 2:
+    case 3:
+    case 4:
+    case 5:
+    case 6:
+    case 7:
+    case 8:
+      return true;
+  }
+  return false;
 }
 
 function writeRole(x: number): string {
@@ -50,13 +68,25 @@ function writeRole(x: number): string {
   }
 }
 
-function readRole(x: unknown): number {
+function readRole(x: unknown, v: boolean): number {
   switch (x) {
     case "ROLE_UNSPECIFIED": return 0;
     case "ROLE_USER": return 1;
     case "ROLE_AGENT": return 2;
   }
-  return readInt32(x);
+  const n = readInt32(x);
+  if (v && !knownRole(n)) bail();
+  return n;
+}
+
+function knownRole(x: number): boolean {
+  switch (x) {
+    case 0:
+    case 1:
+    case 2:
+      return true;
+  }
+  return false;
 }
 
 function writeSendMessageConfiguration(m: SendMessageConfiguration): string {
@@ -332,7 +362,7 @@ function readTaskStatus(j: unknown, v: boolean, d: number): TaskStatus {
         if (seen & 1) bail();
         seen |= 1;
         if (x === null) break;
-        m.state = readTaskState(x);
+        m.state = readTaskState(x, v);
         break;
       }
       case "message": {
@@ -358,6 +388,7 @@ function readTaskStatus(j: unknown, v: boolean, d: number): TaskStatus {
 function validTaskStatus(m: TaskStatus): boolean {
   spend(1);
   if (m.state === 0) return false;
+  if (!knownTaskState(m.state)) return false;
   if (m.message !== undefined && !validMessage(m.message)) return false;
   return true;
 }
@@ -601,7 +632,7 @@ function readMessage(j: unknown, v: boolean, d: number): Message {
         if (seen & 8) bail();
         seen |= 8;
         if (x === null) break;
-        m.role = readRole(x);
+        m.role = readRole(x, v);
         break;
       }
       case "parts": {
@@ -662,6 +693,7 @@ function readMessage(j: unknown, v: boolean, d: number): Message {
 function validMessage(m: Message): boolean {
   spend(1);
   if (m.messageId === "" || m.role === 0 || m.parts.length === 0) return false;
+  if (!knownRole(m.role)) return false;
   for (const x of m.parts) if (!validPart(x)) return false;
   if (m.metadata !== undefined && !validStruct(m.metadata)) return false;
   return true;
@@ -3442,7 +3474,7 @@ function readListTasksRequest(j: unknown, v: boolean, d: number): ListTasksReque
         if (seen & 4) bail();
         seen |= 4;
         if (x === null) break;
-        m.status = readTaskState(x);
+        m.status = readTaskState(x, v);
         break;
       }
       case "pageSize": case "page_size": {
@@ -3487,6 +3519,7 @@ function readListTasksRequest(j: unknown, v: boolean, d: number): ListTasksReque
 
 function validListTasksRequest(m: ListTasksRequest): boolean {
   spend(1);
+  if (!knownTaskState(m.status)) return false;
   return true;
 }
 

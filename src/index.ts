@@ -14,10 +14,10 @@ export {
   type ErrorInfo,
   ErrorInfoSchema,
 } from "../gen/google/rpc/error_details_pb.js";
+export { grpcDialUrl } from "./a2a/grpc-url.js";
 // The A2A protocol layer: errors, JSON-RPC envelope, SSE, version and extension headers, task helpers.
 export * from "./a2a/index.js";
 export * from "./capabilities/index.js";
-export { grpcDialUrl } from "./client/grpc-url.js";
 export * from "./client/index.js";
 export * from "./discovery/index.js";
 // The NovaOS error hierarchy (the A2A protocol errors are re-exported above).

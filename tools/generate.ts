@@ -9,6 +9,8 @@
  *   tsx tools/generate.ts           regenerate gen/
  *   tsx tools/generate.ts --check   fail when gen/ differs from a fresh run
  *   --gen-dir <dir>                  compare or replace <dir> instead of gen/
+ *   --proto <file>                   rehearse a spec bump: generate from this a2a.proto, unverified
+ *                                    (only with --gen-dir: gen/ is only ever made from the pinned spec)
  */
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -31,10 +33,9 @@ function importsOf(source: string): string[] {
   return [...source.matchAll(/^import\s+(?:public\s+)?"([^"]+)";/gm)].map((m) => m[1] as string);
 }
 
-/** Copies a2a.proto and the closure of its non-well-known imports into the buf module. */
-function stageProtos(): void {
-  const lock = readSpecLock(join(root, "proto", "a2a.lock"));
-  const { bytes } = loadPinnedSpec(root, lock);
+/** Copies a2a.proto (the pinned one, or `proto`) and the closure of its non-well-known imports into the buf module. */
+function stageProtos(proto: string | undefined): void {
+  const bytes = proto ? readFileSync(proto) : loadPinnedSpec(root, readSpecLock(join(root, "proto", "a2a.lock"))).bytes;
   rmSync(stagingDir, { recursive: true, force: true });
   mkdirSync(stagingDir, { recursive: true });
   writeFileSync(join(stagingDir, "a2a.proto"), bytes);
@@ -83,8 +84,8 @@ function stampHeaders(genDir: string): void {
   }
 }
 
-async function generateInto(outRoot: string): Promise<string> {
-  stageProtos();
+async function generateInto(outRoot: string, proto: string | undefined): Promise<string> {
+  stageProtos(proto);
   execFileSync(join(root, "node_modules", ".bin", "buf"), ["generate", "--template", "buf.gen.yaml", "-o", outRoot], {
     cwd: root,
     stdio: "inherit",
@@ -113,9 +114,12 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const check = args.includes("--check");
   const genDirArg = args.indexOf("--gen-dir");
+  const protoArg = args.indexOf("--proto");
+  const proto = protoArg >= 0 ? resolve(args[protoArg + 1] ?? "") : undefined;
+  if (proto && genDirArg < 0) throw new Error("--proto needs --gen-dir: gen/ is only ever made from the pinned spec");
   const outRoot = mkdtempSync(join(tmpdir(), "novaos-gen-"));
   try {
-    const fresh = await generateInto(outRoot);
+    const fresh = await generateInto(outRoot, proto);
     const genDir = genDirArg >= 0 ? resolve(args[genDirArg + 1] ?? "") : join(root, "gen");
     if (check) {
       const diffs = differences(fresh, genDir);
@@ -135,4 +139,8 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+// A failure is a message for whoever ran `make generate` (a missing spec, a tampered proto), not a stack trace.
+await main().catch((error: unknown) => {
+  console.error(`make generate: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+});

@@ -9,9 +9,10 @@
  * `toJson`/`fromJson` and of src/a2a/required-fields.ts: field order by
  * number, implicit zero values omitted, REQUIRED zeros appended, JSON and
  * proto names both read, unknown keys ignored. What a reader or writer does
- * not handle exactly (string-encoded numbers, unknown enum names, a key set
- * twice, a missing REQUIRED field, any type it does not expect) makes it
- * bail out, and src/a2a/protojson.ts runs the reflective path instead.
+ * not handle exactly (string-encoded numbers, unknown enum names, in a
+ * request an enum number its enum does not declare, a key set twice, a
+ * missing REQUIRED field, any type it does not expect) makes it bail out,
+ * and src/a2a/protojson.ts runs the reflective path instead.
  * Readers spend the runtime's value budget (two units per member, one per
  * list item) and bail on a number that is not finite; writers write such a number
  * as `null`. A
@@ -30,6 +31,7 @@ import {
   getOption,
   ScalarType,
 } from "@bufbuild/protobuf";
+import { Edition } from "@bufbuild/protobuf/wkt";
 import {
   createEcmaScriptPlugin,
   type GeneratedFile,
@@ -85,13 +87,70 @@ function isRequired(field: DescField): boolean {
   return (getOption(field, fieldBehavior) as number[]).includes(REQUIRED);
 }
 
-/** The message types of the file that get a codec: every field of a kind we handle, every nested type too. */
-function supportedMessages(file: DescFile): Set<DescMessage> {
+/**
+ * The message types of the file that get a codec (every field of a kind we
+ * handle, every nested type too), and why each other one gets none.
+ */
+function supportedMessages(file: DescFile): { supported: Set<DescMessage>; without: Map<DescMessage, string> } {
   const messages = allMessages(file);
   // A cycle among the file's own types would change how REQUIRED zeros nest (see required-fields.ts): leave it out.
-  return fullySupported(
-    messages.filter((m) => !reaches(m, m, new Set())),
-    fieldSupported,
+  const acyclic = messages.filter((m) => !reaches(m, m, new Set()));
+  const supported = fullySupported(acyclic, fieldSupported);
+  const without = new Map<DescMessage, string>();
+  for (const m of messages) {
+    if (supported.has(m)) continue;
+    const field = m.fields.find((f) => !fieldSupported(f, supported));
+    without.set(
+      m,
+      m.file.edition !== Edition.EDITION_PROTO3
+        ? "not proto3"
+        : !acyclic.includes(m)
+          ? "its type is recursive"
+          : field
+            ? `field ${field.name} (${describeField(field)})`
+            : "a type it holds has no codec",
+    );
+  }
+  return { supported, without };
+}
+
+/** A field's kind as a proto reader would name it: `int64`, `repeated Foo`, `map<int32, string>`. */
+function describeField(field: DescField): string {
+  const scalar = (t: ScalarType) => ScalarType[t].toLowerCase();
+  switch (field.fieldKind) {
+    case "scalar":
+      return scalar(field.scalar);
+    case "enum":
+      return field.enum.typeName;
+    case "message":
+      return field.message.typeName;
+    case "list":
+      return `repeated ${field.listKind === "scalar" ? scalar(field.scalar) : field.listKind === "enum" ? field.enum.typeName : field.message.typeName}`;
+    case "map": {
+      const value =
+        field.mapKind === "scalar"
+          ? scalar(field.scalar)
+          : field.mapKind === "enum"
+            ? field.enum.typeName
+            : field.message.typeName;
+      return `map<${scalar(field.mapKey)}, ${value}>`;
+    }
+  }
+}
+
+/**
+ * Says on stderr, loudly, which messages take the slow reflective path: after
+ * a spec bump a new field kind silently costing the hot messages their codecs
+ * is a regression to fix here (test/a2a/json-codecs.test.ts fails on it too).
+ */
+function warnWithout(file: DescFile, without: Map<DescMessage, string>): void {
+  if (without.size === 0) return;
+  const lines = [...without].map(([m, why]) => `  ${m.typeName}: ${why}`);
+  process.stderr.write(
+    `protoc-gen-a2a-json: WARNING: ${without.size} message(s) of ${file.name}.proto get no fast JSON codec ` +
+      "and take the slower reflective path:\n" +
+      `${lines.join("\n")}\n` +
+      "Teach tools/protoc-gen-a2a-json.ts the field kind (fieldSupported, writeItem, readItem) to get them back.\n",
   );
 }
 
@@ -355,7 +414,7 @@ function printWriter(f: GeneratedFile, rt: Runtime, message: DescMessage): void 
 /** The expression reading one non-null JSON value `x` of the field (a singular value, an item, a map value). */
 function readItem(rt: Runtime, field: DescField, x: string): Printable[] {
   const item = itemOf(field);
-  if (item.kind === "enum") return [`read${enumName(item.enum)}(${x})`];
+  if (item.kind === "enum") return [`read${enumName(item.enum)}(${x}, v)`];
   if (item.kind === "message") {
     const name = item.message.typeName;
     if (name === TIMESTAMP) return [rt.readTimestamp, `(${x})`];
@@ -508,9 +567,10 @@ function printReader(f: GeneratedFile, rt: Runtime, message: DescMessage): void 
 }
 
 /**
- * `valid<Name>(m)`: no REQUIRED field missing and every number of its Struct
- * and Value fields finite, here and in every message it holds (other
- * well-known types excepted). Spends one unit of the value budget per message.
+ * `valid<Name>(m)`: no REQUIRED field missing, every enum number declared by
+ * its enum, and every number of its Struct and Value fields finite, here and
+ * in every message it holds (other well-known types excepted). Spends one
+ * unit of the value budget per message.
  */
 function printValid(f: GeneratedFile, rt: Runtime, message: DescMessage): void {
   const shape = f.importShape(message);
@@ -522,6 +582,10 @@ function printValid(f: GeneratedFile, rt: Runtime, message: DescMessage): void {
   }
   for (const field of message.fields) {
     const item = itemOf(field);
+    if (item.kind === "enum") {
+      printValidEnum(f, field, `known${enumName(item.enum)}`);
+      continue;
+    }
     if (item.kind !== "message") continue;
     const name = item.message.typeName;
     const check =
@@ -553,6 +617,23 @@ function printValid(f: GeneratedFile, rt: Runtime, message: DescMessage): void {
   f.print();
 }
 
+/** The statement of `valid<Name>` that refuses an enum number its enum does not declare. */
+function printValidEnum(f: GeneratedFile, field: DescField, known: string): void {
+  const local = `m.${field.localName}`;
+  if (field.oneof) {
+    const oneof = `m.${field.oneof.localName}`;
+    f.print(`  if (${oneof}.case === ${JSON.stringify(field.localName)} && !${known}(${oneof}.value)) return false;`);
+  } else if (field.fieldKind === "list") {
+    f.print(`  for (const x of ${local}) if (!${known}(x)) return false;`);
+  } else if (field.fieldKind === "map") {
+    f.print(`  for (const x of Object.values(${local})) if (!${known}(x as number)) return false;`);
+  } else if (isImplicit(field)) {
+    f.print(`  if (!${known}(${local})) return false;`);
+  } else {
+    f.print(`  if (${local} !== undefined && !${known}(${local})) return false;`);
+  }
+}
+
 function printEnum(f: GeneratedFile, rt: Runtime, e: DescEnum): void {
   const name = enumName(e);
   f.print(`function write${name}(x: number): string {`);
@@ -571,12 +652,22 @@ function printEnum(f: GeneratedFile, rt: Runtime, e: DescEnum): void {
   const numbers = new Map<string, number>();
   for (const value of e.values) numbers.set(enumValueJsonName(value), value.number);
   for (const value of e.values) numbers.set(value.name, value.number);
-  // Open enums take any int32 number as is.
-  f.print(`function read${name}(x: unknown): number {`);
+  // Open enums take any int32 number as is; a request (`v`) takes only the declared ones (src/a2a/enum-values.ts).
+  f.print(`function read${name}(x: unknown, v: boolean): number {`);
   f.print("  switch (x) {");
   for (const [n, number] of numbers) f.print(`    case ${JSON.stringify(n)}: return ${number};`);
   f.print("  }");
-  f.print("  return ", rt.readInt32, "(x);");
+  f.print("  const n = ", rt.readInt32, "(x);");
+  f.print(`  if (v && !known${name}(n)) `, rt.bail, "();");
+  f.print("  return n;");
+  f.print("}");
+  f.print();
+  f.print(`function known${name}(x: number): boolean {`);
+  f.print("  switch (x) {");
+  for (const number of seen) f.print(`    case ${number}:`);
+  f.print("      return true;");
+  f.print("  }");
+  f.print("  return false;");
   f.print("}");
   f.print();
 }
@@ -594,7 +685,8 @@ function generateTs(schema: Schema): void {
   // The files that declare a service: their messages are what the bindings read and write.
   for (const file of schema.files) {
     if (file.services.length === 0) continue;
-    const supported = supportedMessages(file);
+    const { supported, without } = supportedMessages(file);
+    warnWithout(file, without);
     if (supported.size === 0) continue;
     const f = schema.generateFile(`${file.name}_json.ts`);
     f.preamble(file);

@@ -4,7 +4,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 export interface SpecLock {
@@ -60,7 +60,8 @@ export interface PinnedSpec {
 
 /**
  * Reads a2a.proto from `A2A_SPEC_DIR`, else from the default shared copy when
- * it exists, else by cloning the locked tag (network needed only then).
+ * it exists, else by cloning the locked tag (network needed only then; without
+ * it, the error says to set `A2A_SPEC_DIR`).
  */
 export function loadPinnedSpec(root: string, lock: SpecLock, env = process.env): PinnedSpec {
   if (env.A2A_SPEC_DIR) return fromDir(resolve(root, env.A2A_SPEC_DIR), lock);
@@ -82,9 +83,19 @@ function fromUpstream(root: string, lock: SpecLock): PinnedSpec {
   const checkout = join(root, ".cache", `a2a-${lock.tag}`);
   if (!existsSync(join(checkout, ".git"))) {
     mkdirSync(checkout, { recursive: true });
-    execFileSync("git", ["clone", "--quiet", "--depth", "1", "--branch", lock.tag, lock.repository, checkout], {
-      stdio: "inherit",
-    });
+    try {
+      execFileSync("git", ["clone", "--quiet", "--depth", "1", "--branch", lock.tag, lock.repository, checkout], {
+        stdio: ["ignore", "ignore", "pipe"],
+      });
+    } catch (error) {
+      rmSync(checkout, { recursive: true, force: true });
+      const said = String((error as { stderr?: unknown }).stderr ?? "").trim();
+      throw new Error(
+        `the pinned A2A spec (${lock.tag}) is not here and could not be fetched from ${lock.repository}` +
+          `${said ? ` (git: ${said.split("\n").at(-1)})` : ""}. Without network, set A2A_SPEC_DIR to a ` +
+          `directory holding a2a.proto (and specification.md) of ${lock.tag}.`,
+      );
+    }
   }
   const head = execFileSync("git", ["-C", checkout, "rev-parse", "HEAD"], { encoding: "utf8" }).trim();
   if (head !== lock.commit) {

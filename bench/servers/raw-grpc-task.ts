@@ -33,4 +33,4 @@ function echoTask(message: Message): Task {
   return task;
 }
 
-serveRawGrpcUnary((request) => sendMessageResponse(echoTask(request.message!)));
+serveRawGrpcUnary((request) => sendMessageResponse({ case: "task", value: echoTask(request.message!) }));

@@ -8,8 +8,8 @@
  * inputs it can handle exactly as protobuf-es's `toJson`/`fromJson` (plus
  * the REQUIRED rules of required-fields.ts) would, byte for byte and field
  * for field, and bails out on anything else (a type it does not expect, a
- * string number, an unknown enum name, a missing REQUIRED field, a duplicate
- * key...). The caller then runs the reflective path, which answers (or
+ * string number, an unknown enum name or, in a request, number, a missing
+ * REQUIRED field, a duplicate key...). The caller then runs the reflective path, which answers (or
  * fails) as it always did. test/a2a/json-codecs.test.ts holds the two paths
  * to the same results over many generated messages.
  *

@@ -8,6 +8,7 @@
 import { create, fromJson, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import { ValueSchema } from "@bufbuild/protobuf/wkt";
 import { type Part, PartSchema } from "../../gen/a2a_pb.js";
+import type { FieldViolation } from "./required-fields.js";
 
 /** What every part may carry besides its content. */
 export interface PartOptions {
@@ -51,4 +52,43 @@ export function filePart(bytes: Uint8Array, options: FilePartOptions = {}): Part
 export function urlPart(url: string, options: FilePartOptions = {}): Part {
   if (!URL.canParse(url)) throw new RangeError(`urlPart needs an absolute URL, got ${JSON.stringify(url)}`);
   return part({ case: "url", value: url }, options);
+}
+
+/** Whether a part carries something: a non-empty text, bytes or URL, or any data value (null included). */
+function hasContent(part: Part): boolean {
+  const content = part.content;
+  switch (content.case) {
+    case "text":
+    case "url":
+      return content.value !== "";
+    case "raw":
+      return content.value.byteLength > 0;
+    case "data":
+      return true;
+    default:
+      return false;
+  }
+}
+
+/**
+ * What is wrong with the parts of a message a caller sent, by JSON path
+ * under `path` (e.g. `message.parts`): a part with no content at all (`{}`,
+ * or `{"txt": "hi"}`, whose unknown key is ignored) names its index; parts
+ * that are all empty (`[{"text": ""}]`) name the list. A skill must never
+ * run on nothing.
+ */
+export function partViolations(parts: readonly Part[], path: string): FieldViolation[] {
+  const out: FieldViolation[] = [];
+  for (const [i, part] of parts.entries()) {
+    if (part.content.case === undefined) {
+      out.push({
+        field: `${path}[${i}]`,
+        description: `${path}[${i}] has no content: set one of text, raw, url or data`,
+      });
+    }
+  }
+  if (out.length === 0 && parts.length > 0 && !parts.some(hasContent)) {
+    out.push({ field: path, description: `${path}: every part is empty; send at least one part with content` });
+  }
+  return out;
 }

@@ -10,11 +10,13 @@
  * bail out on anything unusual, and the reflective path (protobuf-es) then
  * answers, so errors and edge cases are always protobuf-es's own.
  *
- * Two rules protobuf-es does not make: a message holding a number JSON
+ * Three rules protobuf-es does not make: a message holding a number JSON
  * cannot write (NaN, ±Infinity; `1e400` parses to Infinity) does not decode
- * (-32602 naming where), and is written with `null` in its place; and a
- * request holding more JSON values than `MAX_REQUEST_VALUES` is refused
- * (request-limits.ts).
+ * (-32602 naming where), and is written with `null` in its place; a request
+ * holding more JSON values than `MAX_REQUEST_VALUES` is refused
+ * (request-limits.ts); and a request naming a value its enum does not
+ * declare is refused (enum-values.ts). The -32602 message names the first
+ * violation; its `google.rpc.BadRequest` lists them all.
  */
 import {
   type DescField,
@@ -26,6 +28,7 @@ import {
 } from "@bufbuild/protobuf";
 import { isFieldError } from "@bufbuild/protobuf/reflect";
 import { a2aJsonCodecs } from "../../gen/a2a_json.js";
+import { enumJsonViolations, enumValueViolations } from "./enum-values.js";
 import { BAD_REQUEST_TYPE } from "./error-wire.js";
 import { InvalidParamsError } from "./errors.js";
 import { OVER_BUDGET, setValueBudget } from "./json-codec-runtime.js";
@@ -48,11 +51,26 @@ function valueLimit(options: DecodeOptions): number {
   return options.maxValues ?? (options.validateRequired === false ? Number.POSITIVE_INFINITY : MAX_REQUEST_VALUES);
 }
 
-/** Builds the -32602 error with its BadRequest detail. */
-export function invalidParams(violations: FieldViolation[], message = "Invalid parameters"): InvalidParamsError {
-  return new InvalidParamsError(message, {
+/**
+ * Builds the -32602 error with its BadRequest detail. Its message is `what`
+ * and the first violation (with its field, unless its description names
+ * it), and how many more there are.
+ */
+export function invalidParams(violations: FieldViolation[], what = "Invalid parameters"): InvalidParamsError {
+  return new InvalidParamsError(describeViolations(violations, what), {
     errorDetails: [{ "@type": BAD_REQUEST_TYPE, fieldViolations: violations }],
   });
+}
+
+function describeViolations(violations: readonly FieldViolation[], what: string): string {
+  const first = violations[0];
+  if (!first) return what;
+  const named =
+    first.field === "" || first.description.startsWith(first.field)
+      ? first.description
+      : `${first.field}: ${first.description}`;
+  const more = violations.length > 1 ? ` (and ${violations.length - 1} more)` : "";
+  return `${what}: ${named}${more}`;
 }
 
 /** A JSON path from `root` to `field` (the shallowest one), for error reports. */
@@ -102,6 +120,9 @@ export function decodeMessageReflectively<S extends DescMessage>(
 ): MessageShape<S> {
   const limit = valueLimit(options);
   if (countJsonValues(json, limit) > limit) throw tooManyValues(limit);
+  const request = options.validateRequired !== false;
+  // protobuf-es drops an enum name it does not know: a request's are found before it can.
+  const unknownEnums = request ? enumJsonViolations(schema, json) : [];
   let message: MessageShape<S>;
   try {
     message = fromJson(schema, json as JsonValue, { ignoreUnknownFields: true });
@@ -109,21 +130,23 @@ export function decodeMessageReflectively<S extends DescMessage>(
     const cause = (e as Error).cause;
     const field = isFieldError(cause) ? cause.field() : undefined;
     throw invalidParams([
+      ...unknownEnums,
       field?.kind === "field"
         ? { field: pathTo(schema, field), description: (cause as Error).message }
         : { field: "", description: (e as Error).message },
     ]);
   }
-  checkDecoded(schema, message, options.validateRequired !== false, Number.POSITIVE_INFINITY);
+  checkDecoded(schema, message, request, Number.POSITIVE_INFINITY, unknownEnums);
   return message;
 }
 
 /**
  * Throws the -32602 InvalidParamsError when `message`, a request decoded
  * from binary, is not one the JSON path would have accepted: a REQUIRED
- * field missing (§5.7: binary has no notion of REQUIRED), a number that is
- * not finite, more than `maxValues` JSON values. Every binding that
- * decodes requests itself (gRPC) calls this on each one.
+ * field missing (§5.7: binary has no notion of REQUIRED), an enum number its
+ * enum does not declare, a number that is not finite, more than `maxValues`
+ * JSON values. Every binding that decodes requests itself (gRPC) calls this
+ * on each one.
  */
 export function checkRequiredFields<S extends DescMessage>(
   schema: S,
@@ -133,15 +156,21 @@ export function checkRequiredFields<S extends DescMessage>(
   checkDecoded(schema, message, true, maxValues);
 }
 
+/**
+ * `request`: the REQUIRED and enum rules of requests apply (replies are read
+ * leniently). `unknownEnums`: enum values the JSON named that the decoded
+ * message no longer shows (a dropped name reads as the zero value).
+ */
 function checkDecoded<S extends DescMessage>(
   schema: S,
   message: MessageShape<S>,
-  required: boolean,
+  request: boolean,
   limit: number,
+  unknownEnums: readonly FieldViolation[] = [],
 ): void {
   setValueBudget(limit);
   try {
-    if (a2aJsonCodecs.get(schema)?.valid(message)) return;
+    if (a2aJsonCodecs.get(schema)?.valid(message) && unknownEnums.length === 0) return;
   } catch (error) {
     if (error === OVER_BUDGET) throw tooManyValues(limit);
     // Not a message the generated check reads: the reflective one decides.
@@ -149,14 +178,36 @@ function checkDecoded<S extends DescMessage>(
     setValueBudget(Number.POSITIVE_INFINITY);
   }
   let values = 0;
-  const violations = [
-    ...(required ? requiredFieldViolations(schema, message) : []),
-    ...nonFiniteViolations(schema, message, (n) => {
-      values += n;
-    }),
-  ];
+  const nonFinite = nonFiniteViolations(schema, message, (n) => {
+    values += n;
+  });
   if (values > limit) throw tooManyValues(limit);
+  const violations = request
+    ? withEnumViolations(requiredFieldViolations(schema, message), [
+        ...unknownEnums,
+        ...enumValueViolations(schema, message),
+      ])
+    : [];
+  violations.push(...nonFinite);
   if (violations.length > 0) throw invalidParams(violations);
+}
+
+/**
+ * The REQUIRED violations with the enum ones merged in, one per field, in a
+ * fixed order whichever way the message came: a REQUIRED enum whose name was
+ * unknown (so it reads as unset) is reported as the unknown value it was.
+ */
+function withEnumViolations(required: FieldViolation[], enums: readonly FieldViolation[]): FieldViolation[] {
+  const byField = new Map<string, FieldViolation>();
+  for (const v of enums) if (!byField.has(v.field)) byField.set(v.field, v);
+  const out = required.map((v) => {
+    const unknown = byField.get(v.field);
+    if (!unknown) return v;
+    byField.delete(v.field);
+    return unknown;
+  });
+  out.push(...byField.values());
+  return out;
 }
 
 /**

@@ -108,7 +108,8 @@ function zeroJson(field: DescField): unknown {
   }
 }
 
-function messageOf(field: DescField): DescMessage | undefined {
+/** The message type a field holds (alone, as list items or as map values), if any. */
+export function messageOf(field: DescField): DescMessage | undefined {
   if (field.fieldKind === "message") return field.message;
   if (field.fieldKind === "list" && field.listKind === "message") return field.message;
   if (field.fieldKind === "map" && field.mapKind === "message") return field.message;

@@ -41,3 +41,10 @@ export function isLastFrame(frame: StreamResponse): boolean {
   const state = frameState(frame);
   return state !== undefined && (isTerminalState(state) || isInterruptedState(state));
 }
+
+/** True for a frame whose task reached a terminal state: the end of a subscription (spec §3.1.6). */
+export function isTerminalFrame(frame: StreamResponse): boolean {
+  if (frame.payload.case === "message") return true;
+  const state = frameState(frame);
+  return state !== undefined && isTerminalState(state);
+}

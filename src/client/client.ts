@@ -5,7 +5,9 @@
  * headers, credentials, call headers), `before` interceptors, the transport,
  * `after` interceptors — under one scope that owns the call's cancellation
  * and deadline. Streams end on their last frame (`isLastFrame`); a stream
- * that stops before one is a NovaOSConnectionError, never a success.
+ * that stops before one is a NovaOSConnectionError, never a success. A
+ * subscription reads on through a pause to the terminal state (spec §3.1.6),
+ * and ends cleanly where an agent closes it at the pause.
  */
 import type * as http2 from "node:http2";
 import { create, isMessage, type JsonObject, type MessageInitShape } from "@bufbuild/protobuf";
@@ -42,8 +44,9 @@ import {
 } from "../a2a/constants.js";
 import { InvalidAgentResponseError } from "../a2a/errors.js";
 import type { ExtensionRegistry } from "../a2a/extensions.js";
+import { grpcDialUrl, isGrpcOnlyUrl } from "../a2a/grpc-url.js";
 import { DEFAULT_MAX_BODY_BYTES } from "../a2a/jsonrpc.js";
-import { isLastFrame } from "../a2a/stream-frame.js";
+import { isLastFrame, isTerminalFrame } from "../a2a/stream-frame.js";
 import { parseTimestamp } from "../a2a/timestamps.js";
 import { A2A_PROTOCOL_VERSION, A2A_VERSION_HEADER } from "../a2a/version.js";
 import {
@@ -60,7 +63,6 @@ import { validateHostAllowed } from "../runtime/config.js";
 import type { CallOptions } from "./call-options.js";
 import { type ClientConfig, type ResolvedClientConfig, resolveClientConfig } from "./client-config.js";
 import { GrpcTransport } from "./grpc-transport.js";
-import { grpcDialUrl, isGrpcOnlyUrl } from "./grpc-url.js";
 import { HttpJsonTransport } from "./http-json-transport.js";
 import { type CallResult, type ClientCallInterceptor, createCallContext, runAfter, runBefore } from "./interceptors.js";
 import { interfaceAt, selectInterface, tenantFromCard } from "./interface-selection.js";
@@ -458,11 +460,14 @@ export class Client implements AsyncDisposable {
   /**
    * A2A SubscribeToTask: reattaches to a task's stream. The first frame is
    * the task's current state; what happened while detached is not replayed.
+   * It runs to the task's terminal state, through any pause (INPUT_REQUIRED,
+   * AUTH_REQUIRED) a follow-up resumes (spec §3.1.6); an agent that closes
+   * the stream right after an interrupted state ends it cleanly there.
    */
   subscribeToTask(taskId: string, options: CallOptions = {}): AsyncGenerator<StreamResponse, void, undefined> {
     const request = () =>
       create(SubscribeToTaskRequestSchema, { tenant: this.tenant ?? "", id: requireId("taskId", taskId) });
-    return this.#stream("SubscribeToTask", request, options);
+    return this.#stream("SubscribeToTask", request, options, true);
   }
 
   /** A2A CreateTaskPushNotificationConfig. `config.tenant`, when set, wins over the client's. */
@@ -615,11 +620,14 @@ export class Client implements AsyncDisposable {
   /**
    * One streaming call. `buildRequest` runs on the first `next()`, so bad
    * arguments fail the iteration like every other error of the call.
+   * `untilTerminal`: read past interrupted states to a terminal one; a
+   * stream the agent ends right after an interrupted state is complete.
    */
   async *#stream<M extends StreamingMethod>(
     method: M,
     buildRequest: () => MethodInput<M>,
     options: CallOptions,
+    untilTerminal = false,
   ): AsyncGenerator<StreamResponse, void, undefined> {
     this.#open();
     const request = buildRequest();
@@ -644,13 +652,17 @@ export class Client implements AsyncDisposable {
         yield early.value as StreamResponse;
         return;
       }
+      let paused = false;
       for await (const batch of this.#transport.stream(method, request, { headers, signal: scope.signal })) {
         for (const frame of batch) {
           if (ran.length > 0) await after(frame, undefined);
           yield frame;
-          if (isLastFrame(frame)) return;
+          const last = isLastFrame(frame);
+          if (last && (!untilTerminal || isTerminalFrame(frame))) return;
+          paused = last;
         }
       }
+      if (paused) return;
       throw new NovaOSConnectionError(`The ${method} stream ended before a terminal or interrupted state`, {
         details: { method },
       });

@@ -18,7 +18,9 @@ import { cardExtensions, interfaceUrl, skillById, skillIds, supportsExtension } 
 import { PROTOCOL_BINDING_JSONRPC, type ProtocolBinding } from "../a2a/constants.js";
 import { type Client, resolveClientConfig, selectInterface } from "../client/index.js";
 import { NovaOSAgentNotFoundError, NovaOSError, NovaOSValidationError } from "../errors/novaos-errors.js";
+import type { ResolveHost } from "../http/agent-url.js";
 import type { AuthProvider } from "../http/auth.js";
+import { createGuardedFetch, type GuardedFetch } from "../http/guarded-fetch.js";
 import { raceSignal } from "../runtime/race-signal.js";
 import { type AgentCardVerifier, createAgentCardVerifier } from "../security/card-signing.js";
 import {
@@ -27,10 +29,8 @@ import {
   type CardValidators,
   requestAgentCard,
 } from "./agent-card-fetch.js";
-import type { ResolveHost } from "./agent-url.js";
 import { cardFreshness } from "./card-freshness.js";
 import { createGuardedClient, type GuardedClientOptions } from "./guarded-client.js";
-import { createGuardedFetch, type GuardedFetch } from "./guarded-fetch.js";
 
 /** How long a card is reused when the origin does not say (A2A §8.6.2 leaves it to the client). */
 export const DEFAULT_AGENT_CARD_CACHE_TTL_MS = 300_000;

@@ -21,6 +21,7 @@ import {
   NovaOSDNSRateLimitError,
   NovaOSError,
 } from "../errors/novaos-errors.js";
+import type { ResolveHost } from "../http/agent-url.js";
 import type { AuthProvider } from "../http/auth.js";
 import { CallScope } from "../http/call-scope.js";
 import { parseRetryAfter } from "../http/http-status-errors.js";
@@ -28,7 +29,6 @@ import { checkBaseUrl, createPlatformClient } from "../http/platform-client.js";
 import { platformHttpErrorMessage } from "../http/platform-http-error.js";
 import { DEFAULT_DISCOVERY_TIMEOUT_MS } from "./agent-card-fetch.js";
 import { AgentDNSRecord, type AgentDNSRecordToClientOptions } from "./agent-dns-record.js";
-import type { ResolveHost } from "./agent-url.js";
 
 export interface AgentDNSClientOptions {
   /** The registry, e.g. `http://agent-dns.example.internal:8000` (see `getDnsUrlFromEnv`). */

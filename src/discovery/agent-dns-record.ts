@@ -19,7 +19,7 @@ import { Capability } from "../capabilities/capability.js";
 import { capabilitySimilarity, DEFAULT_SIMILARITY_THRESHOLD } from "../capabilities/capability-name.js";
 import type { Client } from "../client/index.js";
 import { NovaOSDNSError } from "../errors/novaos-errors.js";
-import type { ResolveHost } from "./agent-url.js";
+import type { ResolveHost } from "../http/agent-url.js";
 import { createGuardedClient, type GuardedClientOptions } from "./guarded-client.js";
 
 /** The wire form of a record (gen/openapi/agent-dns.ts). */

@@ -8,8 +8,8 @@
  */
 import type { ProtocolBinding } from "../a2a/constants.js";
 import { Client, type ClientOptions } from "../client/index.js";
-import { type AgentUrlPolicy, validateAgentUrl } from "./agent-url.js";
-import { createGuardedFetch, createGuardedLookup } from "./guarded-fetch.js";
+import { type AgentUrlPolicy, validateAgentUrl } from "../http/agent-url.js";
+import { createGuardedFetch, createGuardedLookup } from "../http/guarded-fetch.js";
 
 /** Options a guarded client accepts: everything but what the URL's source decides. */
 export type GuardedClientOptions = Omit<ClientOptions, "baseUrl" | "binding" | "fetch">;

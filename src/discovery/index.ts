@@ -3,6 +3,25 @@
  * (where agents are), and the SSRF guard every discovered URL goes through.
  * The connect-time guard (guarded dispatcher / lookup) is Node only.
  */
+
+export {
+  type AgentUrlPolicy,
+  DEFAULT_AGENT_URL_SCHEMES,
+  type ParsedAgentUrl,
+  parseAgentUrl,
+  type ResolveHost,
+  type ValidatedAgentUrl,
+  validateAgentUrl,
+} from "../http/agent-url.js";
+export { AgentUrlRejectedError, type AgentUrlRejection } from "../http/agent-url-error.js";
+export { type BlockedAddressCategory, blockedAddressCategory, isBlockedAddress } from "../http/blocked-addresses.js";
+export {
+  createGuardedDispatcher,
+  createGuardedFetch,
+  createGuardedLookup,
+  type GuardedDispatcherOptions,
+  type GuardedFetch,
+} from "../http/guarded-fetch.js";
 export {
   type AgentCardRequestOptions,
   agentCardUrl,
@@ -28,17 +47,6 @@ export {
   type AgentRecordJson,
   DEFAULT_AGENT_STATUS,
 } from "./agent-dns-record.js";
-export {
-  type AgentUrlPolicy,
-  DEFAULT_AGENT_URL_SCHEMES,
-  type ParsedAgentUrl,
-  parseAgentUrl,
-  type ResolveHost,
-  type ValidatedAgentUrl,
-  validateAgentUrl,
-} from "./agent-url.js";
-export { AgentUrlRejectedError, type AgentUrlRejection } from "./agent-url-error.js";
-export { type BlockedAddressCategory, blockedAddressCategory, isBlockedAddress } from "./blocked-addresses.js";
 export { type DiscoverAndConnectOptions, discoverAndConnect } from "./discover-and-connect.js";
 export {
   ACP_DNS_URL_ENV,
@@ -51,10 +59,3 @@ export {
   getDnsUrlFromEnv,
 } from "./dns-url-from-env.js";
 export { type FetchAgentCardOptions, fetchAgentCard } from "./fetch-agent-card.js";
-export {
-  createGuardedDispatcher,
-  createGuardedFetch,
-  createGuardedLookup,
-  type GuardedDispatcherOptions,
-  type GuardedFetch,
-} from "./guarded-fetch.js";

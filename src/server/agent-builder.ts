@@ -20,7 +20,7 @@ import { MAX_REQUEST_VALUES } from "../a2a/request-limits.js";
 import { createLogger, type Logger } from "../runtime/logger.js";
 import { maskPii, maskPiiInObject } from "../security/pii.js";
 import type { ToolBindings } from "../tools/tool-bindings.js";
-import { type AgentCardOptions, buildAgentCard, checkCardSecurityOptions } from "./agent-card.js";
+import { type AgentCardOptions, buildAgentCard, type CardUrlOptions, checkCardSecurityOptions } from "./agent-card.js";
 import type { ToolsFactory } from "./agent-execution-context.js";
 import { AgentRequestHandler, type ExtendedAgentCardProvider } from "./agent-request-handler.js";
 import { type AgentAuth, authenticatorFor } from "./auth/agent-auth.js";
@@ -32,7 +32,8 @@ import { createFetchHandler, type FetchHandler } from "./fetch-adapter.js";
 import { agentHttpBindings } from "./http-bindings.js";
 import type { HttpBinding } from "./http-exchange.js";
 import { createNodeListener, type NodeRequestListener } from "./node-adapter.js";
-import type { PushNotificationConfigStore } from "./push-config-store.js";
+import type { PushNotificationSender } from "./push/push-notification-sender.js";
+import { InMemoryPushNotificationConfigStore, type PushNotificationConfigStore } from "./push-config-store.js";
 import type { SecretSource } from "./secret-source.js";
 import { type AgentServer, type ListenOptions, listenAgent, servedInterfaces } from "./serve-agent.js";
 import { type RegisteredSkill, registeredSkill, type SkillOptions } from "./skills.js";
@@ -59,7 +60,15 @@ export interface AgentBuilderOptions<TTools = ToolBindings> {
   extensions?: Iterable<A2AExtension>;
   /** Default: an in-memory, LRU-capped store. */
   taskStore?: TaskStore;
-  /** Without one, the four push-config methods answer -32003 and the card says so. */
+  /**
+   * Who delivers push notifications: a `PushNotificationSender` (this
+   * process POSTs each update to the task's webhooks), or `"platform"` (the
+   * NovaOS gateway delivers; the SDK only records configs). Push
+   * notifications are served and advertised only with one of them; without,
+   * the four push-config methods answer -32003 and the card says so.
+   */
+  pushNotificationDelivery?: PushNotificationSender | "platform";
+  /** Where push configs are recorded. Default, when `pushNotificationDelivery` is set: in memory. */
   pushNotificationStore?: PushNotificationConfigStore;
   /** Default `text/plain`, `application/json`. The card's default and content negotiation use the same list. */
   defaultOutputModes?: Iterable<string>;
@@ -114,11 +123,12 @@ export interface AgentBuilderOptions<TTools = ToolBindings> {
 }
 
 /** Options of the HTTP adapters. */
-export interface ServeOptions {
+export interface ServeOptions extends CardUrlOptions {
   /**
    * The card served at `/.well-known/agent-card.json`, or `false` to serve
    * none. Default: `toAgentCard()` with one interface per served binding at
-   * the URL the request came in on.
+   * `publicUrl` (see `CardUrlOptions` for when the request's URL is named
+   * instead).
    */
   agentCard?: AgentCardOptions | false;
 }
@@ -131,6 +141,7 @@ export class AgentBuilder<TTools = ToolBindings> {
   readonly description: string;
   readonly extensions: ExtensionRegistry;
   readonly taskStore: TaskStore;
+  /** Where push configs are recorded; set exactly when push notifications are served. */
   readonly pushNotificationStore: PushNotificationConfigStore | undefined;
   readonly defaultOutputModes: readonly string[];
   readonly defaultInputModes: readonly string[];
@@ -154,7 +165,10 @@ export class AgentBuilder<TTools = ToolBindings> {
     this.description = options.description ?? "";
     this.extensions = new ExtensionRegistry(options.extensions ?? []);
     this.taskStore = options.taskStore ?? new InMemoryTaskStore();
-    this.pushNotificationStore = options.pushNotificationStore;
+    const delivery = options.pushNotificationDelivery;
+    this.pushNotificationStore = delivery
+      ? (options.pushNotificationStore ?? new InMemoryPushNotificationConfigStore())
+      : undefined;
     this.defaultOutputModes = [...(options.defaultOutputModes ?? DEFAULT_OUTPUT_MODES)];
     this.defaultInputModes = [...(options.defaultInputModes ?? DEFAULT_INPUT_MODES)];
     this.streaming = options.streaming ?? true;
@@ -172,9 +186,15 @@ export class AgentBuilder<TTools = ToolBindings> {
         'The extended agent card is for authenticated callers (spec §3.1.11): choose an auth mode other than "none"',
       );
     }
+    if (options.pushNotificationStore && !delivery) {
+      this.logger.warn(
+        "pushNotificationStore is set but nothing delivers push notifications: they are not served; " +
+          'set pushNotificationDelivery to a PushNotificationSender, or to "platform" when the gateway delivers',
+      );
+    }
   }
 
-  /** True exactly when a push-notification store was supplied (it records configs; it does not deliver). */
+  /** True exactly when push notifications are delivered, by a sender or by the platform (and so served). */
   get supportsPushNotifications(): boolean {
     return this.pushNotificationStore !== undefined;
   }
@@ -250,6 +270,8 @@ export class AgentBuilder<TTools = ToolBindings> {
         extensions: this.extensions,
         taskStore: this.taskStore,
         pushNotificationStore: this.pushNotificationStore,
+        pushNotificationSender:
+          this.#options.pushNotificationDelivery === "platform" ? undefined : this.#options.pushNotificationDelivery,
         defaultOutputModes: this.defaultOutputModes,
         secrets: this.#options.secrets,
         tools: this.#options.tools as ToolsFactory<unknown> | undefined,

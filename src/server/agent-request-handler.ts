@@ -11,7 +11,7 @@
  * (-32008); then its own rules. A caller reaches its own tasks only, unless
  * the agent's `authorize` hook widens that (auth/authorize.ts).
  */
-import { clone, create, type JsonObject } from "@bufbuild/protobuf";
+import { create, type JsonObject } from "@bufbuild/protobuf";
 import { type Empty, EmptySchema } from "@bufbuild/protobuf/wkt";
 import {
   type AgentCard,
@@ -52,11 +52,12 @@ import {
 import { ExtensionActivation, type ExtensionRegistry } from "../a2a/extensions.js";
 import { A2A_EXTENSIONS_HEADER } from "../a2a/extensions-header.js";
 import { headerValue } from "../a2a/headers.js";
+import { partViolations } from "../a2a/parts.js";
 import { invalidParams } from "../a2a/protojson.js";
-import { frameState } from "../a2a/stream-frame.js";
+import { isTerminalFrame } from "../a2a/stream-frame.js";
 import { isTerminalState } from "../a2a/task-state.js";
 import { messageText } from "../a2a/text.js";
-import { checkVersion, requestedVersion } from "../a2a/version.js";
+import { checkRequestVersion } from "../a2a/version.js";
 import { readPlatformContext } from "../messages/platform-context.js";
 import type { Logger } from "../runtime/logger.js";
 import { AgentExecutionContext, type ToolsFactory } from "./agent-execution-context.js";
@@ -73,11 +74,13 @@ import { LiveTasks, snapshotTask } from "./live-task.js";
 import { anyMediaTypeMatches } from "./media-types.js";
 import { newTask, sendMessageResponse, streamResponse } from "./message-literals.js";
 import { platformToolsFactory } from "./platform-tools.js";
+import type { PushNotificationSender } from "./push/push-notification-sender.js";
+import { checkWebhookUrl, readableConfig } from "./push/webhook-config.js";
 import type { PushNotificationConfigStore } from "./push-config-store.js";
 import { randomUuid } from "./random-uuid.js";
 import type { A2ARequestHandler } from "./request-handler.js";
 import type { SecretSource } from "./secret-source.js";
-import { type RegisteredSkill, routeSkill } from "./skills.js";
+import { type RegisteredSkill, routeSkill, SKILL_ID_METADATA_KEY } from "./skills.js";
 import type { StoredTask, TaskStore } from "./task-store.js";
 import { textPart } from "./task-updater.js";
 import { checkHistoryLength, taskView } from "./task-view.js";
@@ -93,7 +96,10 @@ export interface AgentRequestHandlerOptions {
   readonly skills: ReadonlyMap<string, RegisteredSkill>;
   readonly extensions: ExtensionRegistry;
   readonly taskStore: TaskStore;
+  /** Where push configs are recorded; only when push notifications are served (else the four methods are -32003). */
   readonly pushNotificationStore: PushNotificationConfigStore | undefined;
+  /** Delivers every update of a task with push configs (none: the platform delivers them). */
+  readonly pushNotificationSender: PushNotificationSender | undefined;
   readonly defaultOutputModes: readonly string[];
   readonly secrets: SecretSource | undefined;
   /** Builds `ctx.tools`; default: the platform tools of `MCP_GATEWAY_URL` (platform-tools.ts). */
@@ -125,12 +131,6 @@ const NO_REFERENCES: { resolved: Task[]; unresolved: string[] } = Object.freeze(
   unresolved: Object.freeze([]) as unknown as string[],
 });
 
-/** True for a frame after which a task stream is over: its task reached a terminal state. */
-function isTerminalFrame(frame: StreamResponse): boolean {
-  const state = frameState(frame);
-  return state !== undefined && isTerminalState(state);
-}
-
 function taskNotFound(taskId: string): TaskNotFoundError {
   return new TaskNotFoundError(`Task ${taskId} not found`, { metadata: { taskId } });
 }
@@ -148,10 +148,12 @@ export class AgentRequestHandler implements A2ARequestHandler {
 
   constructor(options: AgentRequestHandlerOptions) {
     this.#options = options;
-    this.liveTasks = new LiveTasks({
-      maxHistoryBytes: options.maxHistoryBytes,
-      maxBacklogBytes: options.streamBacklogBytes,
-    });
+    const { pushNotificationSender: sender, pushNotificationStore: store } = options;
+    this.liveTasks = new LiveTasks(
+      { maxHistoryBytes: options.maxHistoryBytes, maxBacklogBytes: options.streamBacklogBytes },
+      // Every update of a live task goes to the sender, which delivers it to the task's webhooks, if any.
+      sender && store ? (live, frame) => sender.enqueue(store, live.scope, live.task.id, frame) : undefined,
+    );
     this.#tools = options.tools ?? platformToolsFactory();
   }
 
@@ -240,8 +242,10 @@ export class AgentRequestHandler implements A2ARequestHandler {
       // A caller that hangs up meanwhile changes nothing: the wait ends with the run at the latest.
       if (!request.configuration?.returnImmediately) await execution.settled;
     }
+    const reply = accepted.kind === "started" ? accepted.execution.directReply : undefined;
+    if (reply) return sendMessageResponse({ case: "message", value: reply });
     const task = accepted.kind === "started" ? accepted.execution.live.snapshot() : accepted.task;
-    return sendMessageResponse(taskView(task, { historyLength }));
+    return sendMessageResponse({ case: "task", value: taskView(task, { historyLength }) });
   }
 
   sendStreamingMessage(request: SendMessageRequest, context: ServerCallContext): BatchedFrames<StreamResponse> {
@@ -254,9 +258,19 @@ export class AgentRequestHandler implements A2ARequestHandler {
       yield [streamResponse({ case: "task", value: accepted.task })];
       return;
     }
+    const { execution } = accepted;
+    const events = execution.requestEvents as Subscription<StreamResponse>;
+    // A deferred task: the first frame waits until the task is made, or is the direct Message that replaces it.
+    const committed = execution.live.committed;
+    if (committed) await Promise.race([committed, execution.settled]);
+    if (execution.directReply) {
+      events.cancel();
+      yield [streamResponse({ case: "message", value: execution.directReply })];
+      return;
+    }
+    const snapshot = committed ? await committed : (accepted.snapshot as Task);
     const historyLength = request.configuration?.historyLength;
-    const events = accepted.execution.requestEvents as Subscription<StreamResponse>;
-    yield* taskBatches(taskView(accepted.snapshot as Task, { historyLength }), events, context.signal);
+    yield* taskBatches(taskView(snapshot, { historyLength }), events, context.signal);
   }
 
   /**
@@ -276,6 +290,9 @@ export class AgentRequestHandler implements A2ARequestHandler {
     const activation = this.#negotiate(context, request.metadata, message.metadata);
     const streaming = action === "SendStreamingMessage";
     if (streaming) this.#checkStreaming();
+    const emptyParts = partViolations(message.parts, "message.parts");
+    if (emptyParts.length > 0) throw invalidParams(emptyParts);
+    checkHistoryLength(request.configuration?.historyLength, "configuration.historyLength");
     const { taskStore, pushNotificationStore } = this.#options;
     const scope = scopeOf(request.tenant, caller);
     const owner = caller.principal;
@@ -297,7 +314,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
     if (pushConfig && !pushNotificationStore) throw pushNotSupported();
     if (pushConfig) checkWebhookUrl(pushConfig.url, "configuration.taskPushNotificationConfig.url");
 
-    const route = routeSkill(this.#options.skills, message, platform);
+    const route = routeSkill(this.#options.skills, message, platform, existing?.task);
     if ("skill" in route)
       this.#checkContentTypes(route.skill, message, request.configuration?.acceptedOutputModes ?? []);
     const references =
@@ -319,12 +336,17 @@ export class AgentRequestHandler implements A2ARequestHandler {
     if (current && current.owner !== owner && current.owner !== existing?.owner) throw taskNotFound(taskId);
     if (current) checkAcceptsMessages(current.task, message);
     const inbound: Message = { ...message, taskId, contextId };
-    const live = this.liveTasks.open(existing?.task ?? newTask(taskId, contextId), scope, taskStore, {
+    // A new task records the skill that owns it: follow-ups go to that skill (skills.ts).
+    const owned = "skill" in route ? { [SKILL_ID_METADATA_KEY]: route.skill.card.id } : undefined;
+    const live = this.liveTasks.open(existing?.task ?? newTask(taskId, contextId, owned), scope, taskStore, {
       owner: existing?.owner ?? owner,
       version: existing?.version ?? 0,
       bytes: existing?.bytes,
     });
     live.execution?.preempt("superseded");
+    // A skill that may answer with a direct Message starts without a task, unless the caller needs one now.
+    const needsTask = existing || current || pushConfig || request.configuration?.returnImmediately;
+    if (!needsTask && "skill" in route && route.skill.directReplies) live.defer();
     live.appendHistory(inbound);
 
     if ("rejection" in route) {
@@ -346,6 +368,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
       live,
       liveTasks: this.liveTasks,
       skillId: route.skill.card.id,
+      directReplies: route.skill.directReplies,
       logger: this.#options.logger,
       masker: this.#options.masker,
       stream: streaming,
@@ -372,7 +395,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
       tools: this.#tools,
       toolEvents: execution,
     });
-    // Starting writes WORKING, which stores the task.
+    // Starting writes WORKING, which stores the task (unless it is deferred).
     execution.start(route.skill.handler, ctx, messageText(message));
     return { kind: "started", execution, snapshot };
   }
@@ -491,29 +514,37 @@ export class AgentRequestHandler implements A2ARequestHandler {
     return batchedFrames(() => this.#subscribe(request, context));
   }
 
+  /**
+   * The task's snapshot, then its events until it reaches a terminal state
+   * (spec §3.1.6), whether a run executes on it now or not: a task paused for
+   * input, or left WORKING by a skill that returned RUNNING, is held live
+   * while watched, and the run a follow-up starts streams to every
+   * subscription. Leaving lets the task go once nothing else holds it.
+   */
   async *#subscribe(request: SubscribeToTaskRequest, context: ServerCallContext): AsyncGenerator<StreamResponse[]> {
     const caller = context.identity ?? (await this.authenticate(context));
     this.#negotiate(context);
     this.#checkStreaming();
     const scope = scopeOf(request.tenant, caller);
-    const stored = await this.#findTask(request.id, scope, caller, "SubscribeToTask");
-    const live = this.liveTasks.get(request.id, scope);
-    const task = live?.task ?? stored.task;
-    if (isTerminalState(task.status?.state ?? TaskState.UNSPECIFIED)) {
+    const found = await this.#findTask(request.id, scope, caller, "SubscribeToTask");
+    const state = found.task.status?.state;
+    if (isTerminalState(state ?? TaskState.UNSPECIFIED)) {
       throw new UnsupportedOperationError(
-        `Task ${request.id} is ${stateName(task.status?.state)}; a terminal task has no updates to subscribe to`,
+        `Task ${request.id} is ${stateName(state)}; a terminal task has no updates to subscribe to`,
         { metadata: { taskId: request.id } },
       );
     }
-    // Subscribe and snapshot in one step, so no event falls between the two.
-    const events = live?.execution ? live.events.subscribe() : undefined;
-    const snapshot = snapshotTask(task);
-    if (!events) {
-      // Nothing runs on the task (e.g. paused for input): its snapshot is all there is to say.
-      yield [streamResponse({ case: "task", value: snapshot })];
-      return;
+    // Nothing awaits from here on: the live task, the subscription and the snapshot are one step.
+    const live = this.liveTasks.open(found.task, scope, this.#options.taskStore, {
+      owner: found.owner,
+      version: found.version,
+    });
+    const events = live.events.subscribe();
+    try {
+      yield* taskBatches(live.snapshot(), events, context.signal);
+    } finally {
+      this.liveTasks.release(live);
     }
-    yield* taskBatches(snapshot, events, context.signal);
   }
 
   #checkStreaming(): void {
@@ -546,7 +577,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
     await this.#findTask(request.taskId, scope, caller, "CreateTaskPushNotificationConfig");
     const config = create(TaskPushNotificationConfigSchema, { ...request, id: request.id || randomUuid() });
     await store.save(config, scope, caller.principal);
-    return clone(TaskPushNotificationConfigSchema, config);
+    return readableConfig(config);
   }
 
   async getTaskPushNotificationConfig(
@@ -563,7 +594,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
         metadata: { taskId: request.taskId, configId: request.id },
       });
     }
-    return clone(TaskPushNotificationConfigSchema, config);
+    return readableConfig(config);
   }
 
   /** Pages in config-id order; the token is the last id of the page. */
@@ -583,7 +614,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
     const page = await store.list(request.taskId, scope, { after, pageSize });
     const last = page.configs[page.configs.length - 1];
     return create(ListTaskPushNotificationConfigsResponseSchema, {
-      configs: page.configs.map((stored) => clone(TaskPushNotificationConfigSchema, stored.config)),
+      configs: page.configs.map((stored) => readableConfig(stored.config)),
       nextPageToken: page.more && last ? encodeConfigToken(last.config.id) : "",
     });
   }
@@ -624,7 +655,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
 
   /** Version first (-32009), then required extensions (-32008); names the active extensions in the reply. */
   #negotiate(context: ServerCallContext, ...metadata: (JsonObject | undefined)[]): ExtensionActivation {
-    const versionError = checkVersion(requestedVersion(context.headers));
+    const versionError = checkRequestVersion(context.headers);
     if (versionError) throw versionError;
     const { extensions } = this.#options;
     // Nothing asked for and nothing required: every request of such an agent negotiates to the same empty result.
@@ -668,24 +699,6 @@ export function scopeOf(tenant: string, caller: CallerIdentity): string {
 
 function pushNotSupported(): PushNotificationNotSupportedError {
   return new PushNotificationNotSupportedError("This agent does not support push notifications");
-}
-
-/** A webhook must be an absolute http(s) URL without credentials in it. */
-function checkWebhookUrl(url: string, field: string): void {
-  let parsed: URL | undefined;
-  try {
-    parsed = new URL(url);
-  } catch {
-    parsed = undefined;
-  }
-  const problem = !parsed
-    ? "must be an absolute URL"
-    : parsed.protocol !== "https:" && parsed.protocol !== "http:"
-      ? "must use http or https"
-      : parsed.username || parsed.password
-        ? "must not carry credentials (use authentication)"
-        : undefined;
-  if (problem) throw invalidParams([{ field, description: `${field} ${problem}` }]);
 }
 
 function encodeConfigToken(id: string): string {

@@ -26,7 +26,7 @@
 import { create, fromJson, type JsonValue, toJson } from "@bufbuild/protobuf";
 import { ValueSchema } from "@bufbuild/protobuf/wkt";
 import { context, SpanStatusCode, trace } from "@opentelemetry/api";
-import { type Part, PartSchema, type StreamResponse, TaskState } from "../../gen/a2a_pb.js";
+import { type Message, type Part, PartSchema, type StreamResponse, TaskState } from "../../gen/a2a_pb.js";
 import { withFiniteJson } from "../a2a/message-values.js";
 import { isInterruptedState } from "../a2a/task-state.js";
 import { skillErrorPart } from "../messages/error-message.js";
@@ -60,6 +60,8 @@ export interface ExecutionOptions {
   readonly live: LiveTask;
   readonly liveTasks: LiveTasks;
   readonly skillId: string;
+  /** The skill may answer with a direct Message (`SkillResult.replyAs`). */
+  readonly directReplies: boolean;
   readonly logger: Logger;
   readonly masker: OutputMasker | undefined;
   /** Stream the task's events to the starting request (SendStreamingMessage). */
@@ -81,6 +83,8 @@ export class Execution implements ToolEventChannel {
   readonly requestEvents: Subscription<StreamResponse> | undefined;
   /** Resolves at the first terminal or interrupted state, or when the run is over (what a blocking SendMessage waits for). */
   readonly settled: Promise<void>;
+  /** The direct Message the skill answered with instead of a task, once it did (no task was stored). */
+  directReply: Message | undefined;
   readonly #options: ExecutionOptions;
   #over = false;
   #cancelled: CancelledError | undefined;
@@ -96,6 +100,7 @@ export class Execution implements ToolEventChannel {
     this.#options = options;
     this.live = options.live;
     this.live.execution = this;
+    options.liveTasks.runStarted();
     this.updater = new TaskUpdater(this.live, () => this.#cancelled);
     this.requestEvents = options.stream ? this.live.events.subscribe() : undefined;
     this.settled = new Promise((resolve) => {
@@ -120,9 +125,11 @@ export class Execution implements ToolEventChannel {
     return this.#cancelled;
   }
 
-  /** Marks the task WORKING and runs the skill; returns at once. */
+  /** Marks the task WORKING (in memory only while it is deferred) and runs the skill; returns at once. */
   start(handler: SkillHandler, ctx: AgentExecutionContext<unknown>, inputText: string): void {
-    if (this.live.task.status?.state !== TaskState.WORKING) this.#logFailure(this.live.writeStatus(TaskState.WORKING));
+    if (this.live.pending) this.live.startDeferred(TaskState.WORKING);
+    else if (this.live.task.status?.state !== TaskState.WORKING)
+      this.#logFailure(this.live.writeStatus(TaskState.WORKING));
     void this.#run(handler, ctx, inputText);
   }
 
@@ -240,7 +247,13 @@ export class Execution implements ToolEventChannel {
       await this.#write(TaskState.FAILED, [textPart(`The skill returned ${got} instead of a SkillResult`)]);
       return;
     }
-    const { output, status = "COMPLETED", error, metadata } = result as SkillResult;
+    const { output, status = "COMPLETED", error, metadata, replyAs } = result as SkillResult;
+    if (replyAs === "message" && !this.#options.directReplies) {
+      const problem = `The skill replied with a direct Message but is not registered with { directReplies: true }`;
+      logger.error({ task_id: this.live.task.id }, problem);
+      await this.#write(TaskState.FAILED, [textPart(problem), skillErrorPart(problem)]);
+      return;
+    }
     const state = taskStateForSkillStatus(status);
     if (state === undefined) {
       const problem = `The skill returned an unknown SkillResult status '${status}'`;
@@ -259,6 +272,11 @@ export class Execution implements ToolEventChannel {
     const parts = this.#outputParts(output);
     const masked = withFiniteJson(metadata && this.#options.masker ? this.#options.masker.json(metadata) : metadata);
     const metadataParts = masked ? [skillMetadataPart(masked)] : [];
+    // No task exists yet: the answer is a Message of its own (spec §3.1.1), and nothing is stored.
+    if (replyAs === "message" && state === TaskState.COMPLETED && this.live.pending) {
+      this.directReply = agentMessage(randomUuid(), "", this.live.task.contextId, [...parts, ...metadataParts]);
+      return;
+    }
     if (state === TaskState.FAILED) {
       const reason = this.#maskText(error ?? (typeof output === "string" ? output : "") ?? "");
       const text = reason || "The skill failed";
@@ -318,18 +336,26 @@ export class Execution implements ToolEventChannel {
     );
   }
 
-  /** Revokes, ends the request's stream, and hands the task back once nothing runs on it. */
+  /**
+   * Revokes, ends the request's stream, and hands the task back once nothing
+   * runs on it. A deferred task is made now unless the skill answered with a
+   * direct Message (then it never existed: it is let go unstored).
+   */
   #end(): void {
     if (this.#over) return;
     this.#over = true;
+    if (!this.directReply) this.live.commit();
     this.updater.revoke();
     this.requestEvents?.end();
     this.#resolveSettled();
     const live = this.live;
+    const ended = () => this.#options.liveTasks.runEnded(live);
     if (live.execution === this) {
       live.execution = undefined;
-      const release = () => this.#options.liveTasks.release(live);
-      live.persist().then(release, release);
+      live.persist().then(ended, ended);
+    } else {
+      // Superseded: the newer run owns the task and its saves.
+      ended();
     }
   }
 }

@@ -27,7 +27,9 @@ export function agentHttpBindings(agent: AgentBuilder<any>, options: ServeOption
     new AgentCardBinding(
       (card) => agent.toAgentCard(card),
       options.agentCard ?? {},
-      () => protocols,
+      (url) => protocols.flatMap((b) => (b.protocolBinding ? [{ url, protocolBinding: b.protocolBinding }] : [])),
+      { publicUrl: options.publicUrl, trustHostHeader: options.trustHostHeader },
+      agent.logger,
     ),
     ...protocols,
   ];

@@ -24,7 +24,7 @@ export {
   DEFAULT_OUTPUT_MODES,
   type ServeOptions,
 } from "./agent-builder.js";
-export { AGENT_CARD_MAX_AGE_SECONDS, type AgentCardOptions } from "./agent-card.js";
+export { AGENT_CARD_MAX_AGE_SECONDS, type AgentCardOptions, type CardUrlOptions } from "./agent-card.js";
 export {
   AgentExecutionContext,
   type ConversationTurn,
@@ -79,6 +79,18 @@ export { DEFAULT_LIST_PAGE_SIZE, MAX_LIST_PAGE_SIZE } from "./list-tasks.js";
 export { DEFAULT_MAX_HISTORY_BYTES, HISTORY_TRIMMED_METADATA_KEY } from "./live-task.js";
 export { createNodeListener, type NodeListenerOptions, type NodeRequestListener } from "./node-adapter.js";
 export { createPlatformTools, type PlatformToolsOptions, platformToolsFactory } from "./platform-tools.js";
+export {
+  DEFAULT_PUSH_BASE_DELAY_MS,
+  DEFAULT_PUSH_CONCURRENCY,
+  DEFAULT_PUSH_MAX_ATTEMPTS,
+  DEFAULT_PUSH_MAX_DELAY_MS,
+  DEFAULT_PUSH_MAX_QUEUED,
+  DEFAULT_PUSH_TIMEOUT_MS,
+  NOTIFICATION_TOKEN_HEADER,
+  PushNotificationSender,
+  type PushNotificationSenderOptions,
+} from "./push/push-notification-sender.js";
+export { MAX_WEBHOOK_URL_LENGTH } from "./push/webhook-config.js";
 export {
   DEFAULT_MAX_PUSH_CONFIG_BYTES,
   DEFAULT_MAX_PUSH_CONFIGS,

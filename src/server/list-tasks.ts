@@ -42,13 +42,19 @@ function decodePageToken(token: string): TaskCursor {
   return { statusTime: time, taskId: id };
 }
 
-/** The effective page size: default when unset, -32602 below 1, capped at the maximum. */
+/** The effective page size: default when unset, -32602 outside 1–100 (spec §6.5). */
 function pageSizeOf(request: ListTasksRequest): number {
-  if (request.pageSize === undefined) return DEFAULT_LIST_PAGE_SIZE;
-  if (request.pageSize < 1) {
-    throw invalidParams([{ field: "pageSize", description: `pageSize must be between 1 and ${MAX_LIST_PAGE_SIZE}` }]);
+  const { pageSize } = request;
+  if (pageSize === undefined) return DEFAULT_LIST_PAGE_SIZE;
+  if (pageSize < 1 || pageSize > MAX_LIST_PAGE_SIZE) {
+    throw invalidParams([
+      {
+        field: "pageSize",
+        description: `pageSize must be between 1 and ${MAX_LIST_PAGE_SIZE} inclusive, got ${pageSize}`,
+      },
+    ]);
   }
-  return Math.min(request.pageSize, MAX_LIST_PAGE_SIZE);
+  return pageSize;
 }
 
 /**

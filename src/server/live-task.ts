@@ -62,6 +62,9 @@ export interface LiveTaskLimits {
 /** Up to this many artifacts, an id is found by a scan; past it, through an index. */
 const SCANNED_ARTIFACTS = 8;
 
+/** Sees every update of a live task as it is published (the push-notification sender). */
+export type TaskUpdateListener = (live: LiveTask, frame: StreamResponse) => void;
+
 export class LiveTask implements StoredTask {
   readonly task: Task;
   readonly scope: string;
@@ -74,6 +77,7 @@ export class LiveTask implements StoredTask {
   /** The task's owner and the stored version this copy replaces on its next save. */
   readonly writer: TaskWriter;
   readonly #store: TaskStore;
+  readonly #onUpdate: TaskUpdateListener | undefined;
   /** Artifact positions by id, made once a task has more artifacts than a scan is worth. */
   #artifactIndex: Map<string, number> | undefined;
   #saving: Promise<void> = Promise.resolve();
@@ -82,8 +86,18 @@ export class LiveTask implements StoredTask {
   /** The history's estimated bytes, counted once the task first grows past the budget. */
   #historyBytes: number | undefined;
   readonly #maxBacklogBytes: number;
+  /** Set while the task is not made yet (a skill that may reply with a direct Message): nothing is stored. */
+  #uncommitted: ((snapshot: Task) => void) | undefined;
+  #committed: Promise<Task> | undefined;
 
-  constructor(task: Task, scope: string, store: TaskStore, writer: TaskWriter, limits: LiveTaskLimits = {}) {
+  constructor(
+    task: Task,
+    scope: string,
+    store: TaskStore,
+    writer: TaskWriter,
+    limits: LiveTaskLimits = {},
+    onUpdate?: TaskUpdateListener,
+  ) {
     this.task = task;
     this.scope = scope;
     this.key = scopedKey(task.id, scope);
@@ -92,6 +106,7 @@ export class LiveTask implements StoredTask {
     this.#store = store;
     this.#maxHistoryBytes = limits.maxHistoryBytes ?? DEFAULT_MAX_HISTORY_BYTES;
     this.#maxBacklogBytes = limits.maxBacklogBytes ?? STREAM_BACKLOG_BYTES;
+    this.#onUpdate = onUpdate;
   }
 
   get owner(): string {
@@ -128,6 +143,41 @@ export class LiveTask implements StoredTask {
 
   get terminal(): boolean {
     return isTerminal(this.task);
+  }
+
+  /**
+   * Holds the task back until something writes to it: nothing is stored or
+   * published before then, so a skill may still answer with a direct Message
+   * and no task ever exists (spec §3.1.1). `committed` resolves with the task
+   * as it was just before its first write.
+   */
+  defer(): void {
+    this.#committed = new Promise((resolve) => {
+      this.#uncommitted = resolve;
+    });
+  }
+
+  /** Whether the task is held back (see `defer`). */
+  get pending(): boolean {
+    return this.#uncommitted !== undefined;
+  }
+
+  /** The task as it was when it was made (its stream's first frame); undefined unless it was deferred. */
+  get committed(): Promise<Task> | undefined {
+    return this.#committed;
+  }
+
+  /** Makes a deferred task: from now on it is stored and its writes published. */
+  commit(): void {
+    const resolve = this.#uncommitted;
+    if (!resolve) return;
+    this.#uncommitted = undefined;
+    resolve(this.snapshot());
+  }
+
+  /** A deferred task's status as its run starts, in memory only (nothing is stored yet). */
+  startDeferred(state: TaskState): void {
+    this.task.status = taskStatus(state);
   }
 
   /** Appends a message to the history (an inbound user message), without an event. */
@@ -180,12 +230,13 @@ export class LiveTask implements StoredTask {
    */
   writeStatus(state: TaskState, message?: Message, metadata?: JsonObject): Promise<void> | undefined {
     if (this.terminal) return undefined;
+    this.commit();
     const status = taskStatus(state, message);
     this.task.status = status;
     if (message) this.#addHistory(message);
     this.execution?.noteState(state);
     // No event is built for nobody: a blocking SendMessage has no stream watching.
-    if (this.watched) {
+    if (this.watched || this.#onUpdate) {
       this.#publish({ case: "statusUpdate", value: statusUpdate(this.task.id, this.task.contextId, status, metadata) });
     }
     return this.persist();
@@ -198,6 +249,7 @@ export class LiveTask implements StoredTask {
    */
   writeArtifact(write: ArtifactWrite): Promise<void> | undefined {
     if (this.terminal) return undefined;
+    this.commit();
     const incoming = write.artifact;
     const index = this.#artifactPosition(incoming.artifactId);
     if (index !== undefined && write.append) {
@@ -222,7 +274,7 @@ export class LiveTask implements StoredTask {
       }
       this.#grow(artifactBytes(own));
     }
-    if (this.watched) {
+    if (this.watched || this.#onUpdate) {
       this.#publish({
         case: "artifactUpdate",
         value: artifactUpdate(
@@ -272,6 +324,7 @@ export class LiveTask implements StoredTask {
    * while a save is waiting share it (it saves the state as of when it runs).
    */
   persist(): Promise<void> {
+    if (this.#uncommitted) return Promise.resolve();
     if (this.#store.savesSynchronously) return this.#store.save(this.task, this.scope, this.writer);
     if (this.#queuedSave) return this.#queuedSave;
     const save = this.#saving.then(() => {
@@ -295,7 +348,9 @@ export class LiveTask implements StoredTask {
   }
 
   #publish(payload: StreamResponse["payload"]): void {
-    this.events.publish(streamResponse(payload));
+    const frame = streamResponse(payload);
+    if (this.watched) this.events.publish(frame);
+    this.#onUpdate?.(this, frame);
   }
 }
 
@@ -308,15 +363,29 @@ export function snapshotTask(task: Task): Task {
   };
 }
 
-/** The live tasks of one agent, by scoped task id. */
+/**
+ * The live tasks of one agent, by scoped task id. A task is live while a run
+ * executes on it, and also while a subscription watches it and it is not
+ * terminal (spec §3.1.6: a subscription to a paused task stays open until
+ * the task ends), so the run a follow-up starts streams to every stream
+ * already watching.
+ */
 export class LiveTasks {
   readonly #tasks = new Map<string, LiveTask>();
+  readonly #onUpdate: TaskUpdateListener | undefined;
+  /** Runs started and not yet ended (their outcome stored). */
+  #running = 0;
   #idle: (() => void)[] = [];
   readonly #limits: LiveTaskLimits;
 
-  /** `limits`: each task's history budget and how far one of its streams may fall behind. */
-  constructor(limits: LiveTaskLimits = {}) {
+  /**
+   * `limits`: each task's history budget and how far one of its streams may
+   * fall behind; `onUpdate` sees every update of every live task (the
+   * push-notification sender).
+   */
+  constructor(limits: LiveTaskLimits = {}, onUpdate?: TaskUpdateListener) {
     this.#limits = limits;
+    this.#onUpdate = onUpdate;
   }
 
   get size(): number {
@@ -334,26 +403,41 @@ export class LiveTasks {
   open(task: Task, scope: string, store: TaskStore, writer: TaskWriter): LiveTask {
     const existing = this.get(task.id, scope);
     if (existing) return existing;
-    const live = new LiveTask(task, scope, store, writer, this.#limits);
+    const live = new LiveTask(task, scope, store, writer, this.#limits, this.#onUpdate);
     this.#tasks.set(live.key, live);
     return live;
   }
 
-  /** Unregisters it and ends its streams, once nothing is executing on it. */
+  /**
+   * Unregisters it and ends its streams, once nothing is executing on it and
+   * no subscription holds it open (a task that is not terminal stays live
+   * while one watches).
+   */
   release(live: LiveTask): void {
-    if (live.execution) return;
+    if (live.execution || (live.watched && !live.terminal)) return;
     if (this.#tasks.get(live.key) === live) this.#tasks.delete(live.key);
     live.close();
-    if (this.#tasks.size === 0) {
+  }
+
+  /** @internal A run started on a live task. */
+  runStarted(): void {
+    this.#running++;
+  }
+
+  /** @internal A run on `live` ended and its outcome is stored: the task is released unless held. */
+  runEnded(live: LiveTask): void {
+    this.#running--;
+    this.release(live);
+    if (this.#running === 0) {
       const waiters = this.#idle;
       this.#idle = [];
       for (const resolve of waiters) resolve();
     }
   }
 
-  /** Resolves once no task is live (every execution finished and was recorded). */
+  /** Resolves once no run executes (every run finished and its outcome was recorded). */
   whenIdle(): Promise<void> {
-    if (this.#tasks.size === 0) return Promise.resolve();
+    if (this.#running === 0) return Promise.resolve();
     return new Promise((resolve) => this.#idle.push(resolve));
   }
 

@@ -14,10 +14,16 @@ import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { type AgentInterface, AgentInterfaceSchema } from "../../gen/a2a_pb.js";
-import { AGENT_CARD_PATH, PROTOCOL_BINDING_GRPC } from "../a2a/constants.js";
+import { PROTOCOL_BINDING_GRPC } from "../a2a/constants.js";
+import { grpcTarget } from "../a2a/grpc-url.js";
 import { A2A_PROTOCOL_VERSION } from "../a2a/version.js";
 import type { AgentBuilder } from "./agent-builder.js";
-import { AgentCardBinding, type AgentCardOptions, checkCardSecurityOptions } from "./agent-card.js";
+import {
+  AgentCardBinding,
+  type AgentCardOptions,
+  checkCardSecurityOptions,
+  withoutTrailingSlash,
+} from "./agent-card.js";
 import { AuthNotConfiguredError, CHOOSE_AN_AUTH_MODE, isLoopbackHost } from "./auth/loopback.js";
 import { DRAIN_GRACE_MS, HttpDrain, settlesWithin } from "./drain.js";
 import { type GrpcServer, listenGrpc } from "./grpc/grpc-server.js";
@@ -38,10 +44,23 @@ export interface ListenOptions {
   readonly host?: string;
   /**
    * The URL callers reach the HTTP server at (behind a proxy or a load
-   * balancer). The card then names it, and its host with `grpcPort` for gRPC.
-   * Without it the served card names the URL each request came in on.
+   * balancer). The card names it (without a trailing slash), and its host
+   * with `grpcPort` for gRPC. Default: the listening address
+   * (`http://host:port`, `localhost` for a wildcard host).
    */
   readonly publicUrl?: string;
+  /**
+   * The address callers reach gRPC at, when it is not `publicUrl`'s host with
+   * `grpcPort`: a bare `host:port`, or a `grpc(s)://` or `http(s)://` URL
+   * (the card names it as `host:port`, decision B17).
+   */
+  readonly publicGrpcUrl?: string;
+  /**
+   * Name the URL each request came in on (its `Host`, `X-Forwarded-Proto`)
+   * in the served card instead of `publicUrl`, for an agent reached under
+   * several names; the card is then cached privately only. Default false.
+   */
+  readonly trustHostHeader?: boolean;
   /** The tenant every interface of the card carries; callers send it with each request (`/{tenant}/…`). */
   readonly tenant?: string;
   /** What the served card adds (description, provider…), or `false` to serve no card. Security is the auth mode's. */
@@ -70,7 +89,11 @@ export interface AgentCloseOptions {
  * `close({ drainMs })` drains first, for a shutdown.
  */
 export interface AgentServer extends AsyncDisposable {
-  /** The HTTP interface URL: `publicUrl`, else `http://host:port/` (`localhost` for a wildcard host). */
+  /**
+   * The HTTP base URL, ending with "/" so paths can be appended: `publicUrl`,
+   * else `http://host:port/` (`localhost` for a wildcard host). The card
+   * names it without the trailing slash.
+   */
   readonly url: string;
   /** The HTTP port this process listens on. */
   readonly port: number;
@@ -100,24 +123,26 @@ export function servedInterfaces(agent: AgentBuilder<any>): AgentInterface[] {
 }
 
 /**
- * The card's interfaces for an HTTP base URL: one per served HTTP binding,
- * then gRPC on the same host name.
+ * The card's interfaces for an HTTP base URL: one per served HTTP binding at
+ * that URL (without a trailing slash), then gRPC at `grpcUrl`, else on the
+ * same host name at `grpcPort`.
  */
 function interfacesAt(
   httpBindings: readonly HttpBinding[],
   baseUrl: string,
-  grpcPort: number | undefined,
+  grpc: { readonly port: number; readonly url: string | undefined } | undefined,
   tenant: string,
 ): AgentInterface[] {
+  const url = withoutTrailingSlash(baseUrl);
   const iface = (init: InterfaceInit) =>
     create(AgentInterfaceSchema, { protocolVersion: A2A_PROTOCOL_VERSION, tenant, ...init });
   const out = httpBindings.flatMap((b) =>
-    b.protocolBinding ? [iface({ url: baseUrl, protocolBinding: b.protocolBinding })] : [],
+    b.protocolBinding ? [iface({ url, protocolBinding: b.protocolBinding })] : [],
   );
-  if (grpcPort !== undefined) {
+  if (grpc !== undefined) {
     out.push(
       iface({
-        url: authority(new URL(baseUrl).hostname.replace(/^\[|\]$/g, ""), grpcPort),
+        url: grpc.url ?? authority(new URL(url).hostname.replace(/^\[|\]$/g, ""), grpc.port),
         protocolBinding: PROTOCOL_BINDING_GRPC,
       }),
     );
@@ -137,6 +162,8 @@ export async function listenAgent(agent: AgentBuilder<any>, options: ListenOptio
   if (options.agentCard) checkCardSecurityOptions(options.agentCard, agent.auth);
   const tenant = options.tenant ?? "";
   const publicUrl = options.publicUrl?.replace(/\/?$/, "/");
+  // Checked before anything listens: a gRPC address the card could not name is the caller's mistake.
+  const publicGrpcUrl = options.publicGrpcUrl === undefined ? undefined : grpcTarget(options.publicGrpcUrl);
   const protocols = agent.httpBindings({ agentCard: false });
   const grpc: GrpcServer | undefined =
     options.grpcPort === undefined
@@ -150,26 +177,8 @@ export async function listenAgent(agent: AgentBuilder<any>, options: ListenOptio
           ...(options.grpcWeb === undefined ? {} : { grpcWeb: options.grpcWeb }),
         });
 
-  // The served card names the URL a request came in on, unless a public URL is configured.
-  const cardOptions = options.agentCard;
-  const card: HttpBinding[] =
-    cardOptions === false
-      ? []
-      : [
-          {
-            handle: (request) => {
-              if (request.path !== AGENT_CARD_PATH) return Promise.resolve(undefined);
-              const baseUrl = publicUrl ?? request.baseUrl;
-              const supportedInterfaces = baseUrl ? interfacesAt(protocols, baseUrl, grpc?.port, tenant) : [];
-              return new AgentCardBinding(
-                (o) => agent.toAgentCard(o),
-                { ...cardOptions, supportedInterfaces },
-                () => protocols,
-              ).handle(request);
-            },
-          },
-        ];
-  const bindings = [...card, ...protocols];
+  const grpcInterface = grpc ? { port: grpc.port, url: publicGrpcUrl } : undefined;
+  let bindings: readonly HttpBinding[] = protocols;
   const server = http.createServer();
   // The peer's address is read as the connection opens, while the socket knows it (it then stays known): a client
   // that resets mid-upload must go away quietly, not be authenticated as a caller from nowhere and logged at warn.
@@ -186,6 +195,18 @@ export async function listenAgent(agent: AgentBuilder<any>, options: ListenOptio
   const { port } = server.address() as AddressInfo;
   const advertised = WILDCARD_HOSTS.has(host) ? "localhost" : host;
   const url = publicUrl ?? `http://${authority(advertised, port)}/`;
+  // Set before this turn ends, so before the first request: the card names the configured URL (else the
+  // listening address), or with trustHostHeader the URL each request came in on.
+  if (options.agentCard !== false) {
+    const card = new AgentCardBinding(
+      (o) => agent.toAgentCard(o),
+      options.agentCard ?? {},
+      (baseUrl) => interfacesAt(protocols, baseUrl, grpcInterface, tenant),
+      { publicUrl: url, trustHostHeader: options.trustHostHeader },
+      agent.logger,
+    );
+    bindings = [card, ...protocols];
+  }
 
   let closing: Promise<void> | undefined;
   const running: AgentServer = {
@@ -193,7 +214,7 @@ export async function listenAgent(agent: AgentBuilder<any>, options: ListenOptio
     port,
     grpcPort: grpc?.port,
     grpcTarget: grpc ? authority(advertised, grpc.port) : undefined,
-    interfaces: interfacesAt(protocols, url, grpc?.port, tenant),
+    interfaces: interfacesAt(protocols, url, grpcInterface, tenant),
     close: (closeOptions = {}) => {
       closing ??= (async () => {
         servedByAgent.get(agent)?.delete(running);

@@ -28,6 +28,15 @@ export interface SkillResult {
   error?: string | undefined;
   /** Structured data for the caller, sent as a second, data part tagged as skill metadata. */
   metadata?: JsonObject | undefined;
+  /**
+   * `"message"`: answer with a direct Message (spec §3.1.1) made of `output`
+   * and `metadata`, and store no task. Only for a skill registered with
+   * `directReplies: true`, and only while no task exists yet (the skill wrote
+   * nothing, the caller asked neither `returnImmediately` nor push
+   * notifications, the message started no task); otherwise the task completes
+   * with the output as usual. Default `"task"`.
+   */
+  replyAs?: "task" | "message" | undefined;
 }
 
 /** The exact table. QUEUED / RUNNING / IN_PROGRESS leave the task open. */

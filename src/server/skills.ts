@@ -3,11 +3,18 @@
  * card publishes (default: the name), so a card can never advertise an id
  * the agent would refuse. A single-skill agent routes every request to its
  * skill; with several, the caller names one in `message.metadata.skillId` or
- * the platform context's `config.skill`, and an unroutable request becomes a
- * REJECTED task (an answer, not an error).
+ * the platform context's `config.skill`, and an unroutable request for a new
+ * task becomes a REJECTED task (an answer, not an error).
+ *
+ * A task records the skill that owns it (`Task.metadata.skillId`). A
+ * follow-up on an existing task goes to that skill when it names none; one
+ * naming another or an unknown skill is an error for that request only
+ * (-32602): it never preempts the running skill and never rejects the task.
  */
 import { create, type JsonObject } from "@bufbuild/protobuf";
-import { type AgentSkill, AgentSkillSchema, type Message } from "../../gen/a2a_pb.js";
+import { type AgentSkill, AgentSkillSchema, type Message, type Task } from "../../gen/a2a_pb.js";
+import { UnsupportedOperationError } from "../a2a/errors.js";
+import { invalidParams } from "../a2a/protojson.js";
 import type { PlatformContext } from "../messages/platform-context.js";
 import { SKILL_ID_METADATA_KEY } from "../messages/wire-keys.js";
 import type { SkillHandler } from "./execution.js";
@@ -24,11 +31,19 @@ export interface SkillOptions {
   inputModes?: readonly string[];
   /** Media types the skill produces; default: the agent's `defaultOutputModes`. */
   outputModes?: readonly string[];
+  /**
+   * The skill may answer with a direct Message (`SkillResult.replyAs:
+   * "message"`) instead of a task. Its task is then made only when the skill
+   * first writes to it or returns a task result, so a stream's first frame
+   * waits for that. Default false.
+   */
+  directReplies?: boolean;
 }
 
 export interface RegisteredSkill {
   readonly card: AgentSkill;
   readonly handler: SkillHandler;
+  readonly directReplies: boolean;
 }
 
 export function registeredSkill(name: string, options: SkillOptions, handler: SkillHandler): RegisteredSkill {
@@ -43,7 +58,7 @@ export function registeredSkill(name: string, options: SkillOptions, handler: Sk
     inputModes: [...(options.inputModes ?? [])],
     outputModes: [...(options.outputModes ?? [])],
   });
-  return { card, handler };
+  return { card, handler, directReplies: options.directReplies ?? false };
 }
 
 export type SkillRoute = { readonly skill: RegisteredSkill } | { readonly rejection: string };
@@ -53,16 +68,27 @@ function skillIdFrom(metadata: JsonObject | undefined): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
 }
 
-/** The skill a message asks for, or why none can run it. */
+/** The skill that owns a task, as the task records it (none for a task stored before skills were recorded). */
+export function owningSkillId(task: Task): string | undefined {
+  return skillIdFrom(task.metadata);
+}
+
+/**
+ * The skill a message asks for, or why none can run it. For a message on an
+ * existing `task`, the task's own skill, or a thrown error naming what is
+ * wrong with the request (never a rejection of the task).
+ */
 export function routeSkill(
   skills: ReadonlyMap<string, RegisteredSkill>,
   message: Message,
   platform: PlatformContext | undefined,
+  task?: Task,
 ): SkillRoute {
   const ids = [...skills.keys()];
+  const requested = skillIdFrom(message.metadata) ?? skillIdFrom(configSkill(platform));
+  if (task) return { skill: followUpSkill(skills, task, requested) };
   if (ids.length === 0) return { rejection: "This agent has no skills" };
   if (ids.length === 1) return { skill: skills.get(ids[0] as string) as RegisteredSkill };
-  const requested = skillIdFrom(message.metadata) ?? skillIdFrom(configSkill(platform));
   if (requested === undefined) {
     return {
       rejection: `This agent has several skills (${ids.join(", ")}); name one in message.metadata.${SKILL_ID_METADATA_KEY}`,
@@ -70,6 +96,47 @@ export function routeSkill(
   }
   const skill = skills.get(requested);
   return skill ? { skill } : { rejection: `Unknown skill '${requested}'; this agent's skills are: ${ids.join(", ")}` };
+}
+
+/** The skill a follow-up on `task` goes to: the one that owns the task; a request naming another is refused. */
+function followUpSkill(
+  skills: ReadonlyMap<string, RegisteredSkill>,
+  task: Task,
+  requested: string | undefined,
+): RegisteredSkill {
+  const owner = owningSkillId(task);
+  const ids = [...skills.keys()];
+  const only = ids.length === 1 ? skills.get(ids[0] as string) : undefined;
+  const chosen = owner ?? requested ?? only?.card.id;
+  if (requested !== undefined && chosen !== requested) {
+    throw invalidParams([
+      {
+        field: `message.metadata.${SKILL_ID_METADATA_KEY}`,
+        description: `Task ${task.id} belongs to skill '${chosen}'; a follow-up goes to that skill (name it, or none), not to '${requested}'`,
+      },
+    ]);
+  }
+  if (chosen === undefined) {
+    throw invalidParams([
+      {
+        field: `message.metadata.${SKILL_ID_METADATA_KEY}`,
+        description: `Task ${task.id} does not say which skill owns it and this agent has several (${ids.join(", ")}); name one`,
+      },
+    ]);
+  }
+  const skill = skills.get(chosen);
+  if (skill) return skill;
+  if (owner !== undefined) {
+    throw new UnsupportedOperationError(`Task ${task.id} belongs to skill '${owner}', which this agent no longer has`, {
+      metadata: { taskId: task.id },
+    });
+  }
+  throw invalidParams([
+    {
+      field: `message.metadata.${SKILL_ID_METADATA_KEY}`,
+      description: `Unknown skill '${chosen}'; this agent's skills are: ${ids.join(", ")}`,
+    },
+  ]);
 }
 
 /** `config.skill` of the platform context, as a metadata-shaped map. */

@@ -87,7 +87,7 @@ describe("generated binary writers", () => {
     const answer = agentMessage("m-2", "t-1", "c-1", [textPart("x".repeat(300))]);
     task.artifacts.push(artifact("a-1", "output", answer.parts, { metadata: { k: "v" } }));
     task.history.push(request, answer);
-    const reply = sendMessageResponse(task);
+    const reply = sendMessageResponse({ case: "task", value: task });
     expect(written(SendMessageResponseSchema, reply)).toEqual(toBinary(SendMessageResponseSchema, reply));
   });
 
@@ -140,11 +140,11 @@ describe("generated binary writers", () => {
   it("write a long message (multi-byte lengths, a grown buffer) and then a short one from the same writer", () => {
     const task = newTask("t-1", "c-1");
     for (let i = 0; i < 2_000; i++) task.history.push(agentMessage(`m-${i}`, "t-1", "c-1", [textPart(`part ${i} é`)]));
-    const long = sendMessageResponse(task);
+    const long = sendMessageResponse({ case: "task", value: task });
     const reference = Buffer.from(toBinary(SendMessageResponseSchema, long));
     expect(reference.byteLength).toBeGreaterThan(64 * 1024);
     expect(reference.equals(encodeBinary(SendMessageResponseSchema, long))).toBe(true);
-    const short = sendMessageResponse(newTask("t-2", "c-2"));
+    const short = sendMessageResponse({ case: "task", value: newTask("t-2", "c-2") });
     expect(encodeBinary(SendMessageResponseSchema, short)).toEqual(toBinary(SendMessageResponseSchema, short));
   });
 });

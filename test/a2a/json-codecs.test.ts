@@ -17,6 +17,7 @@ import {
   StreamResponseSchema,
   TaskSchema,
 } from "../../gen/a2a_pb.js";
+import { enumValueViolations } from "../../src/a2a/enum-values.js";
 import {
   checkRequiredFields,
   decodeMessage,
@@ -127,13 +128,14 @@ describe("generated ProtoJSON codecs", () => {
     expect(seen.bailed).toBeGreaterThan(1000);
   });
 
-  it("check REQUIRED fields of messages (e.g. decoded from binary) exactly as required-fields.ts does", () => {
+  it("check REQUIRED fields of messages (e.g. decoded from binary) exactly as required-fields.ts does, and enum values as enum-values.ts does", () => {
     const random = new RandomMessages(SEED + 3);
     let complete = 0;
     for (const [schema, codec] of codecs) {
       for (let i = 0; i < PER_TYPE; i++) {
         const message = random.message(schema);
-        const expected = requiredFieldViolations(schema, message).length === 0;
+        const expected =
+          requiredFieldViolations(schema, message).length === 0 && enumValueViolations(schema, message).length === 0;
         expect(codec.valid(message)).toBe(expected);
         if (expected) complete++;
         expect(outcome(() => checkRequiredFields(schema, message))).toEqual(

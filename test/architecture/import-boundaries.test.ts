@@ -49,7 +49,7 @@ describe("import boundaries", () => {
     ["runtime/ → server/", { from: "src/runtime/logger.ts", to: "src/server/server-call.ts" }],
     ["http/ → client/", { from: "src/http/auth.ts", to: "src/client/client.ts" }],
     ["http/ → server/", { from: "src/http/capped-body.ts", to: "src/server/http-exchange.ts" }],
-    ["http/ → discovery/", { from: "src/http/platform-client.ts", to: "src/discovery/agent-url.ts" }],
+    ["http/ → discovery/", { from: "src/http/platform-client.ts", to: "src/discovery/guarded-client.ts" }],
     ["http/ → platform/", { from: "src/http/platform-http-error.ts", to: "src/platform/gateway-client.ts" }],
     ["platform/ → client/", { from: "src/platform/gateway-client.ts", to: "src/client/index.ts" }],
     ["server/ → platform/", { from: "src/server/agent-builder.ts", to: "src/platform/index.ts" }],

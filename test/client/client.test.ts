@@ -2,7 +2,7 @@
 import { getEventListeners } from "node:events";
 import { create, fromJson, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import { afterEach, describe, expect, it } from "vitest";
-import { AgentCardSchema, MessageSchema, TaskSchema } from "../../gen/a2a_pb.js";
+import { AgentCardSchema, MessageSchema, type StreamResponse, TaskSchema } from "../../gen/a2a_pb.js";
 import { InvalidAgentResponseError, TaskNotFoundError } from "../../src/a2a/errors.js";
 import { A2AExtension, ExtensionRegistry } from "../../src/a2a/extensions.js";
 import { Client, DEFAULT_TIMEOUT_MS } from "../../src/client/client.js";
@@ -308,6 +308,33 @@ describe("deadlines", () => {
 });
 
 describe("lifecycle", () => {
+  it("subscribeToTask ends cleanly where an agent closes the stream at a pause, and fails where it closes mid-work", async () => {
+    const frames: Record<string, string[]> = {
+      paused: ["TASK_STATE_INPUT_REQUIRED"],
+      cut: ["TASK_STATE_INPUT_REQUIRED", "TASK_STATE_WORKING"],
+    };
+    server = await startHttpServer((req, res) => {
+      const body = JSON.parse(req.body);
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      for (const [i, state] of (frames[body.params.id] ?? []).entries()) {
+        const result =
+          i === 0
+            ? { task: { ...completed, status: { state } } }
+            : { statusUpdate: { taskId: "t1", contextId: "c1", status: { state } } };
+        res.write(`data: ${JSON.stringify({ jsonrpc: "2.0", id: body.id, result })}\n\n`);
+      }
+      res.end();
+    });
+    await using client = new Client({ baseUrl: server.url });
+    const seen: StreamResponse[] = [];
+    for await (const frame of client.subscribeToTask("paused")) seen.push(frame);
+    expect(seen.map((f) => f.payload.case)).toEqual(["task"]);
+    const cut = (async () => {
+      for await (const _ of client.subscribeToTask("cut"));
+    })();
+    await expect(cut).rejects.toBeInstanceOf(NovaOSConnectionError);
+  });
+
   it("leaves no timer, listener or socket behind after calls, early exits and aborts", async () => {
     server = await startHttpServer((req, res) => {
       const body = JSON.parse(req.body);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { grpcDialUrl, isGrpcOnlyUrl } from "../../src/client/grpc-url.js";
+import { grpcDialUrl, isGrpcOnlyUrl } from "../../src/a2a/grpc-url.js";
 
 describe("gRPC interface URLs", () => {
   it.each([

@@ -4,7 +4,6 @@ import {
   AgentDiscoveryService,
   type AgentDiscoveryServiceOptions,
 } from "../../src/discovery/agent-discovery-service.js";
-import { AgentUrlRejectedError } from "../../src/discovery/agent-url-error.js";
 import { fetchAgentCard } from "../../src/discovery/fetch-agent-card.js";
 import {
   NovaOSAgentNotFoundError,
@@ -15,6 +14,7 @@ import {
   NovaOSServerError,
   NovaOSValidationError,
 } from "../../src/errors/novaos-errors.js";
+import { AgentUrlRejectedError } from "../../src/http/agent-url-error.js";
 import { BearerTokenAuth } from "../../src/http/auth.js";
 import { type ContractServer, type JsonReply, startContractServer } from "../platform/contract-server.js";
 import { agentCardJson } from "./agent-card.fixture.js";

@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import type { Client } from "../../src/client/client.js";
 import { AgentDNSClient, type AgentDNSClientOptions } from "../../src/discovery/agent-dns-client.js";
 import type { AgentDNSRecord } from "../../src/discovery/agent-dns-record.js";
-import { AgentUrlRejectedError } from "../../src/discovery/agent-url-error.js";
 import {
   NovaOSDNSAgentNotFoundError,
   NovaOSDNSConnectionError,
@@ -11,6 +10,7 @@ import {
   type NovaOSError,
   NovaOSValidationError,
 } from "../../src/errors/novaos-errors.js";
+import { AgentUrlRejectedError } from "../../src/http/agent-url-error.js";
 import { BearerTokenAuth } from "../../src/http/auth.js";
 import { type ContractServer, type OperationHandler, startContractServer } from "../platform/contract-server.js";
 import { fakeDns } from "./fake-dns.js";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Client } from "../../src/client/client.js";
 import { AgentDNSRecord } from "../../src/discovery/agent-dns-record.js";
-import { AgentUrlRejectedError } from "../../src/discovery/agent-url-error.js";
 import { NovaOSDNSError } from "../../src/errors/novaos-errors.js";
+import { AgentUrlRejectedError } from "../../src/http/agent-url-error.js";
 import { startEchoAgent } from "./echo-agent.js";
 import { fakeDns } from "./fake-dns.js";
 import { cleanupAfterEach } from "./support.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { parseAgentUrl, validateAgentUrl } from "../../src/discovery/agent-url.js";
-import { AgentUrlRejectedError } from "../../src/discovery/agent-url-error.js";
 import { NovaOSError, NovaOSValidationError } from "../../src/errors/novaos-errors.js";
+import { parseAgentUrl, validateAgentUrl } from "../../src/http/agent-url.js";
+import { AgentUrlRejectedError } from "../../src/http/agent-url-error.js";
 import { fakeDns } from "./fake-dns.js";
 
 const PUBLIC = "93.184.216.34";

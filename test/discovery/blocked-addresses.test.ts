@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { blockedAddressCategory, isBlockedAddress } from "../../src/discovery/blocked-addresses.js";
+import { blockedAddressCategory, isBlockedAddress } from "../../src/http/blocked-addresses.js";
 
 describe("blockedAddressCategory", () => {
   it.each([

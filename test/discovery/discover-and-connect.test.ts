@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { AgentDNSRecord } from "../../src/discovery/agent-dns-record.js";
-import { AgentUrlRejectedError } from "../../src/discovery/agent-url-error.js";
 import { discoverAndConnect } from "../../src/discovery/discover-and-connect.js";
 import { NovaOSDNSAgentNotFoundError } from "../../src/errors/novaos-errors.js";
+import { AgentUrlRejectedError } from "../../src/http/agent-url-error.js";
 import { type ContractServer, startContractServer } from "../platform/contract-server.js";
 import { startEchoAgent } from "./echo-agent.js";
 import { cleanupAfterEach } from "./support.js";

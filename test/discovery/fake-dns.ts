@@ -4,7 +4,7 @@
  * every lookup.
  */
 import { isIP } from "node:net";
-import type { ResolveHost } from "../../src/discovery/agent-url.js";
+import type { ResolveHost } from "../../src/http/agent-url.js";
 
 type Answer = string | readonly string[];
 

@@ -22,6 +22,7 @@ describe.skipIf(!postgresUrl)("replicas sharing a PostgreSQL database", () => {
       name: "fleet",
       taskStore: new PgTaskStore({ pool: db.current.pool }),
       pushNotificationStore: new PgPushNotificationConfigStore({ pool: db.current.pool }),
+      pushNotificationDelivery: "platform",
       logger: createLogger({ level: "silent" }),
     });
     // Asks for a name first, then greets: a task that pauses between two requests.

@@ -14,7 +14,7 @@ import { signAgentCard, verifyAgentCardSignatures } from "../../src/security/car
 import { AgentBuilder } from "../../src/server/agent-builder.js";
 import { startJwksServer } from "../security/jwks-server.js";
 
-const PUBLIC_URL = "https://mailer.example/a2a/";
+const PUBLIC_URL = "https://mailer.example/a2a";
 const security = {
   securitySchemes: {
     bearer: { scheme: { case: "httpAuthSecurityScheme" as const, value: { scheme: "Bearer" } } },

@@ -164,6 +164,21 @@ describe.each(BINDINGS)("our Client → a2a-js over %s", (binding) => {
     expect(last.payload.case === "statusUpdate" && last.payload.value.status?.state).toBe(TaskState.COMPLETED);
   });
 
+  it("subscribeToTask on a paused task reads on past the pause to the terminal state a follow-up reaches", async () => {
+    await using client = clientFor(agent, binding);
+    await using answerer = clientFor(agent, binding);
+    const frames = await collect(client.sendStreamingMessage("input"));
+    const last = frames.at(-1) as StreamResponse;
+    const taskId = last.payload.case === "statusUpdate" ? last.payload.value.taskId : "";
+    const subscription = client.subscribeToTask(taskId);
+    const first = (await subscription.next()).value as StreamResponse;
+    expect(first.payload.case === "task" && first.payload.value.status?.state).toBe(TaskState.INPUT_REQUIRED);
+    await answerer.sendMessage("task", { taskId });
+    const rest = await collect({ [Symbol.asyncIterator]: () => subscription });
+    const end = rest.at(-1) as StreamResponse;
+    expect(end.payload.case === "statusUpdate" && end.payload.value.status?.state).toBe(TaskState.COMPLETED);
+  });
+
   it("subscribeToTask on a finished task is UnsupportedOperationError", async () => {
     await using client = clientFor(agent, binding);
     const done = asTask(await client.sendMessage("task"));

@@ -17,7 +17,12 @@ import {
   type Task,
   TaskState,
 } from "../../gen/a2a_pb.js";
-import { TaskNotCancelableError, TaskNotFoundError, UnsupportedOperationError } from "../../src/a2a/errors.js";
+import {
+  InvalidParamsError,
+  TaskNotCancelableError,
+  TaskNotFoundError,
+  UnsupportedOperationError,
+} from "../../src/a2a/errors.js";
 import { isLastFrame } from "../../src/a2a/stream-frame.js";
 import { Client } from "../../src/client/client.js";
 import { extractSessionId, pendingInputRequests } from "../../src/client/task-messages.js";
@@ -43,6 +48,7 @@ function buildAgent(): AgentBuilder {
     name: "ours",
     logger: pino({ level: "silent" }),
     pushNotificationStore: new InMemoryPushNotificationConfigStore(),
+    pushNotificationDelivery: "platform",
     extendedAgentCard: create(AgentCardSchema, { name: "ours (extended)" }),
   });
   agent.skill("chat", (_ctx, text) => ({ output: `you said: ${text}` }));
@@ -62,6 +68,7 @@ function buildAgent(): AgentBuilder {
     });
     return { output: "released" };
   });
+  agent.skill("quick", { directReplies: true }, (_ctx, text) => ({ output: `quick: ${text}`, replyAs: "message" }));
   agent.skill("approve", async (ctx) => {
     const answer = extractHitlResponse(ctx.message);
     if (answer) return { output: `approved with ${answer.actionId} (${answer.inputValue ?? ""})` };
@@ -201,6 +208,68 @@ describe.each(BINDINGS)("our Client → AgentBuilder over %s", (binding) => {
     expect(resumed.status?.state).toBe(TaskState.COMPLETED);
     expect(resumed.artifacts.at(-1)?.parts[0]?.content).toEqual({ case: "text", value: "approved with confirm (yes)" });
     expect(pendingInputRequests(resumed)).toEqual([]);
+  });
+});
+
+describe.each(BINDINGS)("our Client over %s reads a direct Message reply", (binding) => {
+  it("sendMessage returns the Message; sendStreamingMessage yields it as its one, last frame", async () => {
+    await using client = new Client({ baseUrl: urls[binding], binding });
+    const reply = await client.sendMessage("hi", { skillId: "quick" });
+    expect(reply.$typeName).toBe("lf.a2a.v1.Message");
+    expect((reply as Message).parts[0]?.content).toEqual({ case: "text", value: "quick: hi" });
+    const frames = await collect(client.sendStreamingMessage("hey", { skillId: "quick" }));
+    expect(frames.map((f) => f.payload.case)).toEqual(["message"]);
+    expect(isLastFrame(frames[0] as StreamResponse)).toBe(true);
+  });
+});
+
+describe.each(BINDINGS)("HITL follow-ups of our Client over %s reach the skill that owns the task", (binding) => {
+  const connect = () => new Client({ baseUrl: urls[binding], binding });
+
+  it("runs the docs' sendHitlResponse sample, which names no skill, against a multi-skill agent", async () => {
+    await using client = connect();
+    // As docs/client.md "Human in the loop" has it.
+    const task = await client.sendMessage("Deploy it", { skillId: "approve" });
+    expect(task.$typeName).toBe("lf.a2a.v1.Task");
+    if (task.$typeName !== "lf.a2a.v1.Task") return;
+    const [request] = pendingInputRequests(task);
+    expect(request).toBeDefined();
+    if (!request) return;
+    const resumed = await client.sendHitlResponse(request.actions[0]?.id ?? "confirm", request.sessionId, {
+      taskId: task.id,
+      inputValue: "yes",
+    });
+    expect(asTask(resumed).status?.state).toBe(TaskState.COMPLETED);
+    expect(asTask(resumed).artifacts.at(-1)?.parts[0]?.content).toEqual({
+      case: "text",
+      value: "approved with confirm (yes)",
+    });
+  });
+
+  it("subscribeToTask on the paused task follows the run a follow-up from another client starts, to COMPLETED", async () => {
+    await using watcher = connect();
+    await using answerer = connect();
+    const paused = asTask(await watcher.sendMessage("deploy", { skillId: "approve" }));
+    const frames = watcher.subscribeToTask(paused.id);
+    const first = (await frames.next()).value as StreamResponse;
+    expect(first.payload.case === "task" && first.payload.value.status?.state).toBe(TaskState.INPUT_REQUIRED);
+    const [request] = pendingInputRequests(paused);
+    await answerer.sendHitlResponse("confirm", request?.sessionId ?? "", { taskId: paused.id, inputValue: "now" });
+    const rest = await collect({ [Symbol.asyncIterator]: () => frames });
+    const last = rest.at(-1) as StreamResponse;
+    expect(last.payload.case === "statusUpdate" && last.payload.value.status?.state).toBe(TaskState.COMPLETED);
+  });
+
+  it("refuses a follow-up naming another skill as InvalidParamsError and leaves the paused task as it was", async () => {
+    await using c = connect();
+    const paused = asTask(await c.sendMessage("deploy", { skillId: "approve" }));
+    const error = await c.sendMessage("hi", { taskId: paused.id, skillId: "chat" }).then(
+      () => expect.fail("a follow-up to another skill was served"),
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(InvalidParamsError);
+    expect((error as Error).message).toContain(`Task ${paused.id} belongs to skill 'approve'`);
+    expect((await c.getTask(paused.id)).status?.state).toBe(TaskState.INPUT_REQUIRED);
   });
 });
 

@@ -33,6 +33,7 @@ beforeAll(async () => {
     version: "1.0.0",
     description: "Driven by @a2a-js/sdk",
     pushNotificationStore: new InMemoryPushNotificationConfigStore(),
+    pushNotificationDelivery: "platform",
     logger: createLogger({ level: "silent" }),
   });
   agent.skill("echo", { description: "Echoes, streams chunks, or waits on a gate" }, async (ctx, text) => {
@@ -227,5 +228,28 @@ describe("@a2a-js/sdk JSON-RPC client against AgentBuilder", () => {
       .getTask({ tenant: "", id: "does-not-exist", historyLength: undefined })
       .catch((e: unknown) => e);
     expect((error as { name?: string }).name).toMatch(/TaskNotFound/);
+  });
+});
+
+describe("@a2a-js/sdk JSON-RPC client reads a direct Message reply", () => {
+  let quick: RunningServer;
+  let quickClient: Client;
+  beforeAll(async () => {
+    const agent = new AgentBuilder({ name: "quick-agent", logger: createLogger({ level: "silent" }) });
+    agent.skill("answer", { directReplies: true }, (_ctx, text) => ({ output: `answer: ${text}`, replyAs: "message" }));
+    quick = await serveAgent(agent);
+    quickClient = await new ClientFactory({ transports: [new JsonRpcTransportFactory()] }).createFromUrl(quick.url);
+  });
+  afterAll(() => quick.close());
+
+  it("sendMessage returns the Message, and the stream is that one Message", async () => {
+    const reply = await quickClient.sendMessage(sendRequest("now"));
+    expect("status" in reply).toBe(false);
+    const message = reply as { role: Role; parts: { content?: { $case: string; value: unknown } }[]; taskId: string };
+    expect(message.role).toBe(Role.ROLE_AGENT);
+    expect(message.parts[0]?.content).toEqual({ $case: "text", value: "answer: now" });
+    expect(message.taskId).toBe("");
+    const frames = await collect(quickClient.sendMessageStream(sendRequest("streamed")));
+    expect(frames.map((f) => f.payload?.$case)).toEqual(["message"]);
   });
 });

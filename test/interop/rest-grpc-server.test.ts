@@ -162,6 +162,8 @@ describe("@a2a-js/sdk 1.3.0 REST and gRPC clients drive our server", () => {
       "HTTP+JSON",
       "GRPC",
     ]);
+    // Clients that join paths by string concatenation reach `/message:send`, not `//message:send`.
+    expect(card.supportedInterfaces.map((i: { url: string }) => i.url.endsWith("/"))).toEqual([false, false, false]);
   });
 
   for (const scenario of SCENARIOS) {

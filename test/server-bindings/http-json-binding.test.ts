@@ -215,9 +215,15 @@ describe("HTTP+JSON binding: query parameters (§11.5)", () => {
     expect(double.calls).toHaveLength(0);
   });
 
-  it("ignores an unknown enum name, as the ProtoJSON decoder of every JSON body does", async () => {
-    expect((await send("/tasks?status=TASK_STATE_FROM_THE_FUTURE")).status).toBe(200);
-    expect(request().status).toBe(TaskState.UNSPECIFIED);
+  it("refuses an unknown enum name or number with 400, as the ProtoJSON decoder of every JSON body does", async () => {
+    for (const status of ["TASK_STATE_FROM_THE_FUTURE", "99"]) {
+      const response = await send(`/tasks?status=${status}`);
+      expect(response.status).toBe(400);
+      expect((await response.json()).error.details[1].fieldViolations[0].field).toBe("status");
+    }
+    expect(double.calls).toHaveLength(0);
+    expect((await send("/tasks?status=TASK_STATE_WORKING")).status).toBe(200);
+    expect(request().status).toBe(TaskState.WORKING);
   });
 
   it("takes A2A-Version from the query when the header is absent (§3.6.1); the header wins", async () => {

@@ -165,8 +165,9 @@ describe.each([
     expect(
       card.supportedInterfaces.map((i: { url: string; protocolBinding: string }) => [i.protocolBinding, i.url]),
     ).toEqual([
-      ["JSONRPC", agentUrl],
-      ["HTTP+JSON", agentUrl],
+      // Interface URLs end without a slash: clients append `/message:send`.
+      ["JSONRPC", agentUrl.replace(/\/$/, "")],
+      ["HTTP+JSON", agentUrl.replace(/\/$/, "")],
     ]);
   });
 

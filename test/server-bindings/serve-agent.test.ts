@@ -1,3 +1,4 @@
+import * as net from "node:net";
 import { toJson } from "@bufbuild/protobuf";
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
@@ -43,6 +44,40 @@ function buildAgent(options: Pick<AgentBuilderOptions, "auth"> = {}): AgentBuild
 }
 
 const message = { messageId: "m-1", role: "ROLE_USER", parts: [{ text: "hi" }] };
+
+/** GETs the served card over a raw socket, with exactly this Host (fetch would not send a malformed one). */
+function cardOver(
+  port: number,
+  host: string,
+  headers: Record<string, string> = {},
+  // biome-ignore lint/suspicious/noExplicitAny: the card JSON is inspected freely.
+): Promise<{ status: number; headers: Record<string, string>; body: any }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, "127.0.0.1", () => {
+      const lines = [`GET /.well-known/agent-card.json HTTP/1.1`, `Host: ${host}`, "Connection: close"];
+      for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
+      socket.write(`${lines.join("\r\n")}\r\n\r\n`);
+    });
+    let raw = "";
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk: string) => {
+      raw += chunk;
+    });
+    socket.on("error", reject);
+    socket.on("end", () => {
+      const [head = "", ...rest] = raw.split("\r\n\r\n");
+      const [statusLine = "", ...headerLines] = head.split("\r\n");
+      const parsed: Record<string, string> = {};
+      for (const line of headerLines) {
+        const at = line.indexOf(":");
+        parsed[line.slice(0, at).trim().toLowerCase()] = line.slice(at + 1).trim();
+      }
+      const text = rest.join("\r\n\r\n");
+      const status = Number(statusLine.split(" ")[1]);
+      resolve({ status, headers: parsed, body: status === 200 ? JSON.parse(text) : text });
+    });
+  });
+}
 const interfacesOf = (server: AgentServer) => server.interfaces.map((i) => toJson(AgentInterfaceSchema, i));
 
 describe("agent.listen: one AgentBuilder over JSON-RPC, HTTP+JSON and gRPC", () => {
@@ -77,9 +112,10 @@ describe("agent.listen: one AgentBuilder over JSON-RPC, HTTP+JSON and gRPC", () 
     const agent = buildAgent();
     expect(agent.toAgentCard().supportedInterfaces).toEqual([]);
     running = await agent.listen({ port: 0, grpcPort: 0, tenant: "acme" });
+    const url = `http://127.0.0.1:${running.port}`;
     const expected = [
-      { url: running.url, protocolBinding: "JSONRPC", tenant: "acme", protocolVersion: "1.0" },
-      { url: running.url, protocolBinding: "HTTP+JSON", tenant: "acme", protocolVersion: "1.0" },
+      { url, protocolBinding: "JSONRPC", tenant: "acme", protocolVersion: "1.0" },
+      { url, protocolBinding: "HTTP+JSON", tenant: "acme", protocolVersion: "1.0" },
       { url: running.grpcTarget, protocolBinding: "GRPC", tenant: "acme", protocolVersion: "1.0" },
     ];
     expect(interfacesOf(running)).toEqual(expected);
@@ -90,30 +126,88 @@ describe("agent.listen: one AgentBuilder over JSON-RPC, HTTP+JSON and gRPC", () 
     expect(agent.toAgentCard().supportedInterfaces).toEqual([]);
   });
 
-  it("names the host a request came in on in the served card, for the gRPC interface too", async () => {
+  it("names the host a request came in on in the served card, for the gRPC interface too, only with trustHostHeader", async () => {
     // A wildcard address serves beyond this machine: only an agent with an auth mode may listen there.
-    running = await buildAgent({ auth: "none" }).listen({ port: 0, grpcPort: 0, host: "0.0.0.0" });
+    running = await buildAgent({ auth: "none" }).listen({
+      port: 0,
+      grpcPort: 0,
+      host: "0.0.0.0",
+      trustHostHeader: true,
+    });
     const { port, grpcPort } = running;
     expect(running.url).toBe(`http://localhost:${port}/`);
-    const served = await (await fetch(`http://127.0.0.1:${port}/.well-known/agent-card.json`)).json();
-    expect(served.supportedInterfaces.map((i: { url: string }) => i.url)).toEqual([
-      `http://127.0.0.1:${port}/`,
-      `http://127.0.0.1:${port}/`,
+    const reply = await cardOver(port, `127.0.0.1:${port}`);
+    expect(reply.body.supportedInterfaces.map((i: { url: string }) => i.url)).toEqual([
+      `http://127.0.0.1:${port}`,
+      `http://127.0.0.1:${port}`,
       `127.0.0.1:${grpcPort}`,
     ]);
+    // A card made from the request is never cached for other callers.
+    expect(reply.headers["cache-control"]).toBe("private, max-age=300");
+    expect(reply.headers.vary).toBe("Host, X-Forwarded-Proto");
+    const proxied = await cardOver(port, "agent.example.com", { "x-forwarded-proto": "https" });
+    expect(proxied.body.supportedInterfaces[0].url).toBe("https://agent.example.com");
   });
 
   it("names a configured public URL instead, and its host for gRPC", async () => {
     running = await buildAgent().listen({ port: 0, grpcPort: 0, publicUrl: "https://agent.example.com/a2a" });
     const expected = [
-      "https://agent.example.com/a2a/",
-      "https://agent.example.com/a2a/",
+      "https://agent.example.com/a2a",
+      "https://agent.example.com/a2a",
       `agent.example.com:${running.grpcPort}`,
     ];
     expect(running.interfaces.map((i) => i.url)).toEqual(expected);
     const served = await (await fetch(`http://127.0.0.1:${running.port}/.well-known/agent-card.json`)).json();
     expect(served.supportedInterfaces.map((i: { url: string }) => i.url)).toEqual(expected);
     expect(running.grpcTarget).toBe(`127.0.0.1:${running.grpcPort}`);
+  });
+
+  it("names interface URLs without a trailing slash from configuration, whatever Host a request sends", async () => {
+    running = await buildAgent().listen({ port: 0, grpcPort: 0 });
+    const { port, grpcPort } = running;
+    const reply = await cardOver(port, "evil.example:666", { "x-forwarded-proto": "https" });
+    expect(reply.status).toBe(200);
+    expect(reply.body.supportedInterfaces.map((i: { url: string }) => i.url)).toEqual([
+      `http://127.0.0.1:${port}`,
+      `http://127.0.0.1:${port}`,
+      `127.0.0.1:${grpcPort}`,
+    ]);
+    expect(reply.headers["cache-control"]).toBe("public, max-age=300");
+    // JSON-RPC is served at the interface URL itself, HTTP+JSON below it.
+    const rpc = await fetch(reply.body.supportedInterfaces[0].url, {
+      method: "POST",
+      headers: { ...V1, "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ListTasks", params: {} }),
+    });
+    expect((await rpc.json()).result.tasks).toEqual([]);
+    expect((await fetch(`${reply.body.supportedInterfaces[1].url}/tasks`, { headers: V1 })).status).toBe(200);
+  });
+
+  it("answers a malformed Host with 400 instead of a card", async () => {
+    running = await buildAgent().listen({ port: 0, trustHostHeader: true });
+    for (const host of ["a b", "agent.example/path", "user@agent.example"]) {
+      expect((await cardOver(running.port, host)).status, host).toBe(400);
+    }
+    expect((await cardOver(running.port, "agent.example", { "x-forwarded-proto": "javascript" })).status).toBe(400);
+    expect((await cardOver(running.port, "agent.example:8443")).status).toBe(200);
+  });
+
+  it.each([
+    ["grpc.example.com:8443", "grpc.example.com:8443"],
+    ["grpcs://grpc.example.com", "grpc.example.com:443"],
+    ["https://grpc.example.com:9443/", "grpc.example.com:9443"],
+    ["grpc://10.0.0.7:50051", "10.0.0.7:50051"],
+  ])("takes the public gRPC address %s, with or without a scheme, and names it as %s", async (given, named) => {
+    running = await buildAgent().listen({ port: 0, grpcPort: 0, publicGrpcUrl: given });
+    expect(running.interfaces.at(-1)?.url).toBe(named);
+    const served = await cardOver(running.port, `127.0.0.1:${running.port}`);
+    expect(served.body.supportedInterfaces.at(-1).url).toBe(named);
+  });
+
+  it("refuses a public gRPC address that is not one, before listening", async () => {
+    await expect(
+      buildAgent().listen({ port: 0, grpcPort: 0, publicGrpcUrl: "https://grpc.example/a2a" }),
+    ).rejects.toThrow(RangeError);
   });
 
   it("serves no gRPC without grpcPort, and no card with agentCard: false", async () => {

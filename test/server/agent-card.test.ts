@@ -2,6 +2,7 @@
  * `toAgentCard()` derives what the builder knows, and the adapters serve the
  * card at the well-known path with caching headers.
  */
+import http from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { A2AExtension } from "../../src/a2a/extensions.js";
 import { createLogger } from "../../src/runtime/logger.js";
@@ -10,6 +11,23 @@ import { InMemoryPushNotificationConfigStore } from "../../src/server/push-confi
 import { type RunningServer, serveAgent } from "./support/agent-server.js";
 
 const logger = createLogger({ level: "silent" });
+
+/** GETs the served card with exactly this Host header (fetch sends its own). */
+// biome-ignore lint/suspicious/noExplicitAny: the card JSON is inspected freely.
+function getCard(port: string, host: string): Promise<{ cacheControl: string | undefined; card: any }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get({ port, host: "127.0.0.1", path: "/.well-known/agent-card.json", headers: { host } }, (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => {
+          text += chunk;
+        });
+        res.on("end", () => resolve({ cacheControl: res.headers["cache-control"], card: JSON.parse(text) }));
+      })
+      .on("error", reject);
+  });
+}
 
 let running: RunningServer | undefined;
 afterEach(async () => {
@@ -44,6 +62,7 @@ describe("toAgentCard", () => {
     const card = agentWithSkills({
       streaming: false,
       pushNotificationStore: new InMemoryPushNotificationConfigStore(),
+      pushNotificationDelivery: "platform",
       extendedAgentCard: () => undefined,
       defaultOutputModes: ["application/json"],
       extensions: [new A2AExtension({ uri: "urn:ext", required: true, description: "needed" })],
@@ -76,21 +95,42 @@ describe("toAgentCard", () => {
 
 describe("the served card", () => {
   it("serves the card at /.well-known/agent-card.json with this server as the JSON-RPC and HTTP+JSON interface", async () => {
-    running = await serveAgent(agentWithSkills());
+    running = await serveAgent(agentWithSkills(), { publicUrl: "https://agent.example/a2a/" });
     const res = await fetch(`${running.url}.well-known/agent-card.json`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/json");
     expect(res.headers.get("cache-control")).toBe("public, max-age=300");
     const card = await res.json();
     expect(card.supportedInterfaces).toEqual([
-      { url: running.url, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
-      { url: running.url, protocolBinding: "HTTP+JSON", protocolVersion: "1.0" },
+      { url: "https://agent.example/a2a", protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+      { url: "https://agent.example/a2a", protocolBinding: "HTTP+JSON", protocolVersion: "1.0" },
     ]);
     expect(card.skills.map((s: { id: string }) => s.id)).toEqual(["greet", "sum"]);
 
     const etag = res.headers.get("etag") as string;
     const cached = await fetch(`${running.url}.well-known/agent-card.json`, { headers: { "if-none-match": etag } });
     expect(cached.status).toBe(304);
+  });
+
+  it("names the URL a request came in on only for this machine's own names, or with trustHostHeader, and then privately", async () => {
+    const warnings: unknown[] = [];
+    const agent = agentWithSkills({ logger: { ...logger, warn: (...args: unknown[]) => warnings.push(args) } });
+    running = await serveAgent(agent);
+    const local = await fetch(`${running.url}.well-known/agent-card.json`);
+    expect(local.headers.get("cache-control")).toBe("private, max-age=300");
+    expect(local.headers.get("vary")).toBe("Host, X-Forwarded-Proto");
+    expect((await local.json()).supportedInterfaces[0].url).toBe(running.url.replace(/\/$/, ""));
+    const port = new URL(running.url).port;
+    const remote = await getCard(port, "agent.example");
+    expect(remote.card.supportedInterfaces).toEqual([]);
+    expect(remote.cacheControl).toBe("public, max-age=300");
+    expect(warnings).toHaveLength(1);
+    await running.close();
+
+    running = await serveAgent(agentWithSkills(), { trustHostHeader: true });
+    const trusted = await getCard(new URL(running.url).port, "agent.example");
+    expect(trusted.card.supportedInterfaces[0].url).toBe("http://agent.example");
+    expect(trusted.cacheControl).toBe("private, max-age=300");
   });
 
   it("serves no card when asked not to", async () => {

@@ -58,7 +58,7 @@ describe("fetchHandler", () => {
       ]);
       expect((await rpc(server.url, "GetTask", { id: "x" }, {})).body.error.code).toBe(-32009);
       const card = await (await fetch(`${server.url}.well-known/agent-card.json`)).json();
-      expect(card.supportedInterfaces[0].url).toBe(server.url);
+      expect(card.supportedInterfaces[0].url).toBe(server.url.replace(/\/$/, ""));
       expect((await fetch(`${server.url}elsewhere`)).status).toBe(404);
     } finally {
       await server.close();

@@ -174,7 +174,8 @@ describe("malformed requests get typed errors, never an HTTP 500", () => {
     expect((await rpc(url, "ListTasks", { pageSize: 0 })).body.error.code).toBe(-32602);
     expect((await rpc(url, "ListTasks", { historyLength: -1 })).body.error.code).toBe(-32602);
     expect((await rpc(url, "ListTasks", { pageToken: "forged" })).body.error.code).toBe(-32602);
-    expect((await rpc(url, "ListTasks", { pageSize: 1000 })).body.result.pageSize).toBe(100);
+    expect((await rpc(url, "ListTasks", { pageSize: 1000 })).body.error.code).toBe(-32602);
+    expect((await rpc(url, "ListTasks", { pageSize: 100 })).body.result.pageSize).toBe(100);
   });
 
   it("answers other HTTP methods on the endpoint with 405 and unknown paths with 404", async () => {

@@ -90,8 +90,11 @@ describe("ListTasks pages", () => {
     expect(withArtifacts.tasks[0]?.history).toHaveLength(0);
   });
 
-  it("caps the page size at 100 and refuses sizes below 1 and foreign tokens", async () => {
-    expect((await listTasksPage(tasks, request({ pageSize: 500 }))).pageSize).toBe(100);
+  it("refuses page sizes outside 1–100 and foreign tokens", async () => {
+    expect((await listTasksPage(tasks, request({ pageSize: 100 }))).pageSize).toBe(100);
+    await expect(listTasksPage(tasks, request({ pageSize: 101 }))).rejects.toThrow(
+      "pageSize must be between 1 and 100 inclusive, got 101",
+    );
     await expect(listTasksPage(tasks, request({ pageSize: 0 }))).rejects.toThrow(InvalidParamsError);
     await expect(listTasksPage(tasks, request({ pageToken: "t1.bm90IGpzb24" }))).rejects.toThrow(InvalidParamsError);
     await expect(listTasksPage(tasks, request({ pageToken: "abc" }))).rejects.toThrow(InvalidParamsError);

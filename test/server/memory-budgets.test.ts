@@ -35,7 +35,7 @@ describe("history budget", () => {
   it("drops the oldest messages of a paused task past the budget, keeps the newest and counts the trim", async () => {
     const url = await serve({ maxHistoryBytes: 12_000 });
     const first = (await result(url, "SendMessage", { message: userMessage(`pause 0 ${"x".repeat(2_000)}`) })).task;
-    expect(first.metadata).toBeUndefined();
+    expect(first.metadata?.[HISTORY_TRIMMED_METADATA_KEY]).toBeUndefined();
     for (let i = 1; i <= 10; i++) {
       await result(url, "SendMessage", {
         message: userMessage(`pause ${i} ${"x".repeat(2_000)}`, { taskId: first.id }),
@@ -103,7 +103,7 @@ describe("tenants", () => {
   it("lets one tenant's flood evict only its own tasks and push configs", async () => {
     const taskStore = new InMemoryTaskStore({ maxTasks: 20 });
     const pushNotificationStore = new InMemoryPushNotificationConfigStore({ maxConfigs: 20 });
-    const url = await serve({ taskStore, pushNotificationStore });
+    const url = await serve({ taskStore, pushNotificationStore, pushNotificationDelivery: "platform" });
     const quiet = { ...V1, "X-NovaOS-Tenant-Id": "quiet" };
     const loud = { ...V1, "X-NovaOS-Tenant-Id": "loud" };
     const hook = (taskId: string, id: string) => ({ taskId, id, url: `https://hooks.example/${id}` });

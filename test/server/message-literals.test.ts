@@ -23,6 +23,7 @@ import {
   agentMessage,
   artifact,
   artifactUpdate,
+  fieldsNotNamed,
   newTask,
   sendMessageResponse,
   statusUpdate,
@@ -39,6 +40,10 @@ function expectSame<D extends DescMessage>(schema: D, literal: Message, made: Me
 }
 
 describe("message literals", () => {
+  it("name every field of their messages: none is left to the zero values a newer spec's fields get", () => {
+    expect(fieldsNotNamed()).toEqual([]);
+  });
+
   it("textPart is a text Part", () => {
     expectSame(PartSchema, textPart("hi"), create(PartSchema, { content: { case: "text", value: "hi" } }));
   });
@@ -92,12 +97,19 @@ describe("message literals", () => {
     }
   });
 
-  it("sendMessageResponse answers with the task", () => {
-    const task = newTask("t", "c");
+  it("sendMessageResponse answers with the task, or with a direct Message", () => {
+    const task = newTask("t", "c", { skillId: "s" });
+    expectSame(TaskSchema, task, create(TaskSchema, { ...newTask("t", "c"), metadata: { skillId: "s" } }));
     expectSame(
       SendMessageResponseSchema,
-      sendMessageResponse(task),
+      sendMessageResponse({ case: "task", value: task }),
       create(SendMessageResponseSchema, { payload: { case: "task", value: task } }),
+    );
+    const message = agentMessage("m", "", "c", [textPart("hi")]);
+    expectSame(
+      SendMessageResponseSchema,
+      sendMessageResponse({ case: "message", value: message }),
+      create(SendMessageResponseSchema, { payload: { case: "message", value: message } }),
     );
   });
 

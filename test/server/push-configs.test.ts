@@ -18,8 +18,10 @@ afterEach(async () => {
   running = undefined;
 });
 
+/** An agent whose push configs the platform delivers (this process records them), or one without push. */
 async function serve(store?: InMemoryPushNotificationConfigStore) {
-  const agent = new AgentBuilder({ name: "push", logger, ...(store ? { pushNotificationStore: store } : {}) });
+  const push = store ? { pushNotificationStore: store, pushNotificationDelivery: "platform" as const } : {};
+  const agent = new AgentBuilder({ name: "push", logger, ...push });
   agent.skill("echo", async () => ({ output: "ok" }));
   running = await serveAgent(agent);
   const task = (await result(running.url, "SendMessage", { message: userMessage("x") })).task;
@@ -47,6 +49,27 @@ describe("without a push-notification store", () => {
   });
 });
 
+describe("with a store and nothing that delivers", () => {
+  it("serves no push notifications, and the card says so (a store alone records, it does not deliver)", async () => {
+    const warnings: unknown[] = [];
+    const agent = new AgentBuilder({
+      name: "undelivered",
+      logger: { ...logger, warn: (...args: unknown[]) => warnings.push(args) },
+      pushNotificationStore: new InMemoryPushNotificationConfigStore(),
+    });
+    agent.skill("echo", async () => ({ output: "ok" }));
+    running = await serveAgent(agent);
+    const task = (await result(running.url, "SendMessage", { message: userMessage("x") })).task;
+    const create = await rpc(running.url, "CreateTaskPushNotificationConfig", {
+      taskId: task.id,
+      url: "https://h.example",
+    });
+    expect(create.body.error.code).toBe(-32003);
+    expect(agent.toAgentCard().capabilities?.pushNotifications).toBe(false);
+    expect(warnings).toHaveLength(1);
+  });
+});
+
 describe("with a store", () => {
   it("creates (assigning an id), gets, lists and deletes a config", async () => {
     const { url, taskId, agent } = await serve(new InMemoryPushNotificationConfigStore());
@@ -59,6 +82,9 @@ describe("with a store", () => {
     });
     expect(created.id).toMatch(/[0-9a-f-]{36}/);
     expect(created).toMatchObject({ taskId, url: "https://hooks.example/a", authentication: { scheme: "Bearer" } });
+    // Credentials are kept, never shown again (spec §13.2); the token is the webhook's to check, and stays.
+    expect(created.authentication.credentials).toBeUndefined();
+    expect(created.token).toBe("t0k3n");
     expect(await result(url, "GetTaskPushNotificationConfig", { taskId, id: created.id })).toEqual(created);
     const listed = await result(url, "ListTaskPushNotificationConfigs", { taskId });
     expect(listed.configs).toEqual([created]);
@@ -95,7 +121,12 @@ describe("with a store", () => {
       url: "https://hooks.example",
     });
     expect(unknown.body.error.code).toBe(-32001);
-    for (const bad of ["not a url", "ftp://hooks.example/x", "https://user:pw@hooks.example/x"]) {
+    for (const bad of [
+      "not a url",
+      "ftp://hooks.example/x",
+      "https://user:pw@hooks.example/x",
+      `https://hooks.example/${"x".repeat(2_030)}`,
+    ]) {
       expect((await rpc(url, "CreateTaskPushNotificationConfig", { taskId, url: bad })).body.error.code, bad).toBe(
         -32602,
       );

@@ -7,8 +7,9 @@ import { platformContextMetadata } from "../../src/messages/platform-context.js"
 import { NOVAOS_METADATA_PART_KEY, NOVAOS_SKILL_METADATA_CONTENT_TYPE } from "../../src/messages/wire-keys.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { AgentBuilder } from "../../src/server/agent-builder.js";
+import { InMemoryPushNotificationConfigStore } from "../../src/server/push-config-store.js";
 import { describeException, type SkillResult } from "../../src/server/skill-result.js";
-import { type RunningServer, result, serveAgent, userMessage } from "./support/agent-server.js";
+import { deferred, type RunningServer, result, serveAgent, userMessage } from "./support/agent-server.js";
 
 const logger = createLogger({ level: "silent" });
 
@@ -175,5 +176,44 @@ describe("maskOutputPii", () => {
     await running?.close();
     const plain = await sendTask(await serveOne(skill));
     expect(plain.status.message.parts[0].text).toContain("jane.doe@example.com");
+  });
+});
+
+describe("direct Message replies", () => {
+  it("fail the task of a skill not registered with directReplies, naming the option", async () => {
+    const url = await serveOne(async () => ({ output: "hi", replyAs: "message" }));
+    const task = await sendTask(url);
+    expect(task.status.state).toBe("TASK_STATE_FAILED");
+    expect(task.status.message.parts[0].text).toContain("{ directReplies: true }");
+  });
+
+  it("complete a task as usual when the caller needs one now (returnImmediately, push notifications)", async () => {
+    const agent = new AgentBuilder({
+      name: "direct",
+      logger,
+      pushNotificationStore: new InMemoryPushNotificationConfigStore(),
+      pushNotificationDelivery: "platform",
+    });
+    const done = deferred();
+    agent.skill("quick", { directReplies: true }, async () => {
+      await done.promise;
+      return { output: "hi", replyAs: "message" };
+    });
+    running = await serveAgent(agent);
+    const early = await result(running.url, "SendMessage", {
+      message: userMessage("x"),
+      configuration: { returnImmediately: true },
+    });
+    expect(early.task.status.state).toBe("TASK_STATE_WORKING");
+    done.resolve();
+    await agent.requestHandler().whenIdle();
+    const stored = await result(running.url, "GetTask", { id: early.task.id });
+    expect(stored.status.state).toBe("TASK_STATE_COMPLETED");
+    expect(stored.artifacts[0].parts[0].text).toBe("hi");
+    const pushed = await result(running.url, "SendMessage", {
+      message: userMessage("y"),
+      configuration: { taskPushNotificationConfig: { url: "https://hooks.example/a2a" } },
+    });
+    expect(pushed.task.status.state).toBe("TASK_STATE_COMPLETED");
   });
 });

@@ -166,13 +166,18 @@ describe("SubscribeToTask", () => {
     expect(reply.body.error.code).toBe(-32004);
   });
 
-  it("sends the snapshot and closes for a task with nothing running (paused for input)", async () => {
-    const url = await serve(async () => ({ output: "?", status: "WAITING_USER" }));
+  it("sends the snapshot and closes only at a terminal state: a paused task's subscription follows the resumed run", async () => {
+    const url = await serve(async (ctx, text) =>
+      text === "x" ? { output: "?", status: "WAITING_USER" } : { output: `got ${text} on ${ctx.taskId}` },
+    );
     const paused = (await result(url, "SendMessage", { message: userMessage("x") })).task;
     const stream = await openStream(url, "SubscribeToTask", { id: paused.id });
-    const frames = [await stream.next(), ...(await stream.rest())];
-    expect(frames).toHaveLength(1);
-    expect(frames[0].result.task.status.state).toBe("TASK_STATE_INPUT_REQUIRED");
+    expect((await stream.next()).result.task.status.state).toBe("TASK_STATE_INPUT_REQUIRED");
+    const resumed = (await result(url, "SendMessage", { message: userMessage("y", { taskId: paused.id }) })).task;
+    expect(resumed.status.state).toBe("TASK_STATE_COMPLETED");
+    const rest = await stream.rest();
+    expect(rest.map(frameStateOf).filter(Boolean)).toEqual(["TASK_STATE_WORKING", "TASK_STATE_COMPLETED"]);
+    expect(rest.at(-1).result.statusUpdate.status.message.parts[0].text).toBe(`got y on ${paused.id}`);
   });
 
   it("gives every subscriber the same events in the same order", async () => {

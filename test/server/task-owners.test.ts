@@ -26,6 +26,7 @@ describe("tasks of another owner", () => {
       name: "owners",
       taskStore,
       pushNotificationStore: new InMemoryPushNotificationConfigStore(),
+      pushNotificationDelivery: "platform",
       logger: createLogger({ level: "silent" }),
     });
     agent.skill("echo", (_ctx, text) => ({ output: text }));

@@ -9,17 +9,38 @@ import { type DescMessage, fromJson, type JsonObject, type JsonValue } from "@bu
 import { type Client, ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
 import { A2AService, StreamResponseSchema } from "../../../gen/a2a_pb.js";
-import { ErrorInfoSchema } from "../../../gen/google/rpc/error_details_pb.js";
+import { BadRequestSchema, ErrorInfoSchema } from "../../../gen/google/rpc/error_details_pb.js";
 import { type A2AMethodName, a2aServiceBindings, httpRoutesOf } from "../../../src/a2a/bindings.js";
 import { encodeMessage } from "../../../src/a2a/protojson.js";
 import { readSseEvents } from "../../../src/a2a/sse.js";
 import { handlerMethodName } from "../../../src/server/request-handler.js";
 
-/** An error answer, by its ErrorInfo reason (`TASK_NOT_FOUND`…). */
+/**
+ * An error answer, by its ErrorInfo reason (`TASK_NOT_FOUND`…), with what
+ * the binding said beside it: its own status (the JSON-RPC code, the HTTP
+ * status, the gRPC code), the error's message and its BadRequest field
+ * violations.
+ */
 export class WireError extends Error {
-  constructor(readonly reason: string) {
+  constructor(
+    readonly reason: string,
+    readonly detail: { status?: number; message?: string; fields?: string[]; descriptions?: string[] } = {},
+  ) {
     super(reason);
   }
+}
+
+/** What a wire error says beside its reason, from its message, status and `google.rpc` details. */
+function detailOf(status: number, message: unknown, details: unknown): WireError["detail"] {
+  const violations = (
+    (details as { fieldViolations?: { field: string; description: string }[] }[] | undefined) ?? []
+  ).flatMap((d) => d.fieldViolations ?? []);
+  return {
+    status,
+    message: typeof message === "string" ? message : "",
+    fields: violations.map((v) => v.field),
+    descriptions: violations.map((v) => v.description),
+  };
 }
 
 export const V1: Readonly<Record<string, string>> = { "A2A-Version": "1.0" };
@@ -53,7 +74,11 @@ async function* sseFrames(
   try {
     for await (const event of readSseEvents(res.body!)) {
       const data = JSON.parse(event.data) as JsonObject;
-      if (event.event === "error") throw new WireError(reasonOf((data.error as JsonObject).details));
+      if (event.event === "error") {
+        const error = data.error as JsonObject;
+        const details = error.details ?? error.data;
+        throw new WireError(reasonOf(details), detailOf(Number(error.code), error.message, details));
+      }
       yield canonical(StreamResponseSchema, unwrap(data));
     }
   } finally {
@@ -75,7 +100,8 @@ export function jsonRpcDriver(url: string): BindingDriver {
       ...(signal ? { signal } : {}),
     });
   const unwrap = (envelope: JsonObject): JsonObject => {
-    if (envelope.error) throw new WireError(reasonOf((envelope.error as JsonObject).data));
+    const error = envelope.error as JsonObject | undefined;
+    if (error) throw new WireError(reasonOf(error.data), detailOf(Number(error.code), error.message, error.data));
     return envelope.result as JsonObject;
   };
   return {
@@ -85,12 +111,10 @@ export function jsonRpcDriver(url: string): BindingDriver {
     },
     stream(rpc, request, headers = V1) {
       const abort = new AbortController();
-      return sseFrames(
-        post(rpc, request, headers, abort.signal),
-        abort,
-        unwrap,
-        async (res) => new WireError(reasonOf(((await res.json()).error as JsonObject).data)),
-      );
+      return sseFrames(post(rpc, request, headers, abort.signal), abort, unwrap, async (res) => {
+        const error = (await res.json()).error as JsonObject;
+        return new WireError(reasonOf(error.data), detailOf(Number(error.code), error.message, error.data));
+      });
     },
     close() {},
   };
@@ -127,7 +151,10 @@ export function httpJsonDriver(baseUrl: string): BindingDriver {
       ...(signal ? { signal } : {}),
     });
   };
-  const failure = async (res: Response) => new WireError(reasonOf((await res.json()).error?.details));
+  const failure = async (res: Response) => {
+    const error = (await res.json()).error;
+    return new WireError(reasonOf(error?.details), detailOf(res.status, error?.message, error?.details));
+  };
   return {
     name: "HTTP+JSON",
     async call(rpc, request, headers = V1) {
@@ -153,7 +180,13 @@ export function grpcDriver(target: string): BindingDriver {
     Client<typeof A2AService>;
   const rethrow = (error: unknown): never => {
     const e = ConnectError.from(error);
-    throw new WireError(e.findDetails(ErrorInfoSchema)[0]?.reason ?? `(gRPC ${e.code}, no ErrorInfo)`);
+    const violations = e.findDetails(BadRequestSchema).flatMap((d) => d.fieldViolations);
+    throw new WireError(e.findDetails(ErrorInfoSchema)[0]?.reason ?? `(gRPC ${e.code}, no ErrorInfo)`, {
+      status: e.code,
+      message: e.rawMessage,
+      fields: violations.map((v) => v.field),
+      descriptions: violations.map((v) => v.description),
+    });
   };
   const input = (rpc: A2AMethodName, request: JsonObject): never =>
     fromJson(a2aServiceBindings[rpc].input as DescMessage, request) as never;

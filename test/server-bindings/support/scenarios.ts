@@ -36,6 +36,7 @@ export function buildAgent(options: Partial<AgentBuilderOptions> = {}): AgentBui
     name: "equivalent",
     logger,
     pushNotificationStore: new InMemoryPushNotificationConfigStore(),
+    pushNotificationDelivery: "platform",
     extendedAgentCard: create(AgentCardSchema, { name: "equivalent (extended)", version: "1.0.0" }),
     ...options,
   });
@@ -49,6 +50,19 @@ export function buildAgent(options: Partial<AgentBuilderOptions> = {}): AgentBui
     }
     return { output: "done" };
   });
+  agent.skill("ask", (_ctx, text) =>
+    text === "question" ? { output: "Which one?", status: "WAITING_USER" } : { output: `answered: ${text}` },
+  );
+  agent.skill("quick", { directReplies: true }, async (ctx, text) => {
+    if (text !== "long") return { output: `quick: ${text}`, replyAs: "message" };
+    await ctx.taskUpdater.addArtifact([create(PartSchema, { content: { case: "text", value: "working" } })], {
+      artifactId: "notes",
+    });
+    return { output: "a task after all", replyAs: "message" };
+  });
+  agent.skill("background", (_ctx, text) =>
+    text === "start" ? { output: "started", status: "RUNNING" } : { output: `finished: ${text}` },
+  );
   agent.skill("hold", async (ctx) => {
     await new Promise<void>((resolve, reject) => {
       held.set(ctx.taskId, resolve);
@@ -302,6 +316,100 @@ export const SCENARIOS: Scenario[] = [
       old: await reasonOf(d.call("GetTask", { id: "any" }, { "A2A-Version": "0.3" })),
     }),
     expected: { unary: "VERSION_NOT_SUPPORTED", streaming: "VERSION_NOT_SUPPORTED", old: "VERSION_NOT_SUPPORTED" },
+  },
+  {
+    name: "a skill answers with a direct Message: SendMessage returns it, the stream is that one Message, no task is stored",
+    run: async (d) => {
+      const contextId = `direct-${d.name}-${++unique}`;
+      const unary = (await d.call("SendMessage", { message: message("hi", "quick", { contextId }) })) as Json;
+      const stream = await collect(
+        d.stream("SendStreamingMessage", { message: message("hey", "quick", { contextId }) }),
+      );
+      const stored = ((await d.call("ListTasks", { contextId })) as Json).tasks.length;
+      // The same skill, once it wrote to its task, answers with the task.
+      const afterWriting = await collect(
+        d.stream("SendStreamingMessage", { message: message("long", "quick", { contextId }) }),
+      );
+      return {
+        unary: { role: unary.message?.role, texts: texts(unary.message), taskId: unary.message?.taskId ?? "" },
+        context: unary.message?.contextId === contextId,
+        stream,
+        stored,
+        afterWriting,
+      };
+    },
+    expected: {
+      unary: { role: "ROLE_AGENT", texts: ["quick: hi"], taskId: "" },
+      context: true,
+      stream: ["message quick: hey"],
+      stored: 0,
+      afterWriting: [
+        "task TASK_STATE_WORKING",
+        "artifact notes working",
+        "artifact output a task after all",
+        "status TASK_STATE_COMPLETED",
+      ],
+    },
+  },
+  {
+    name: "SubscribeToTask on a task paused for input stays open; the follow-up's run streams to it up to COMPLETED",
+    run: async (d) => {
+      const { task } = (await d.call("SendMessage", { message: message("question", "ask") })) as Json;
+      const subscription = d.stream("SubscribeToTask", { id: task.id });
+      const snapshot = frameShape((await subscription.next()).value);
+      const followUp = (await d.call("SendMessage", {
+        message: { messageId: `m-${++unique}`, role: "ROLE_USER", parts: [{ text: "blue" }], taskId: task.id },
+      })) as Json;
+      return { snapshot, resumed: followUp.task.status.state, rest: await collect(subscription) };
+    },
+    expected: {
+      snapshot: "task TASK_STATE_INPUT_REQUIRED",
+      resumed: "TASK_STATE_COMPLETED",
+      rest: ["status TASK_STATE_WORKING", "artifact output answered: blue", "status TASK_STATE_COMPLETED"],
+    },
+  },
+  {
+    name: "SubscribeToTask on a task a skill left WORKING (RUNNING) stays open until a later run ends it",
+    run: async (d) => {
+      const { task } = (await d.call("SendMessage", { message: message("start", "background") })) as Json;
+      const subscription = d.stream("SubscribeToTask", { id: task.id });
+      const snapshot = frameShape((await subscription.next()).value);
+      await d.call("SendMessage", { message: message("the report", "background", { taskId: task.id }) });
+      return { left: task.status.state, snapshot, rest: await collect(subscription) };
+    },
+    expected: {
+      left: "TASK_STATE_WORKING",
+      snapshot: "task TASK_STATE_WORKING",
+      rest: ["status TASK_STATE_WORKING", "artifact output finished: the report", "status TASK_STATE_COMPLETED"],
+    },
+  },
+  {
+    name: "a follow-up goes to the skill that owns its task; naming another skill is INVALID_PARAMS for that request only",
+    run: async (d) => {
+      const { task } = (await d.call("SendMessage", { message: message("question", "ask") })) as Json;
+      const followUp = (text: string, skill?: string) => ({
+        message: {
+          messageId: `m-${++unique}`,
+          role: "ROLE_USER",
+          parts: [{ text }],
+          taskId: task.id,
+          ...(skill ? { metadata: { skillId: skill } } : {}),
+        },
+      });
+      const other = await reasonOf(d.call("SendMessage", followUp("blue", "echo")));
+      const unknown = await reasonOf(d.call("SendMessage", followUp("blue", "no-such-skill")));
+      const after = taskShape(await d.call("GetTask", { id: task.id }));
+      const resumed = taskShape(((await d.call("SendMessage", followUp("blue"))) as Json).task);
+      return { owner: task.metadata?.skillId, paused: task.status.state, other, unknown, after, resumed };
+    },
+    expected: {
+      owner: "ask",
+      paused: "TASK_STATE_INPUT_REQUIRED",
+      other: "INVALID_PARAMS",
+      unknown: "INVALID_PARAMS",
+      after: { state: "TASK_STATE_INPUT_REQUIRED", history: 2 },
+      resumed: { state: "TASK_STATE_COMPLETED", artifacts: [{ name: "output", texts: ["answered: blue"] }] },
+    },
   },
   {
     name: "a request missing a REQUIRED field is INVALID_PARAMS",

@@ -13,9 +13,9 @@
 import type { LookupAddress, LookupAllOptions, LookupOneOptions } from "node:dns";
 import { isIP, type LookupFunction } from "node:net";
 import { Agent, buildConnector, fetch as undiciFetch } from "undici";
-import { findSdkError } from "../http/transport-failure.js";
 import { normalizeHostname } from "../runtime/host-suffix.js";
 import { type AgentUrlPolicy, checkAddress, checkHostSuffix, resolveCheckedAddresses } from "./agent-url.js";
+import { findSdkError } from "./transport-failure.js";
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
