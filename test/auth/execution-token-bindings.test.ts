@@ -54,6 +54,8 @@ beforeAll(async () => {
   const agent = new AgentBuilder({
     name: "clinic",
     auth: { mode: "executionToken", verifier: gateway.verifier() },
+    // Push configs are served when something delivers them: the platform does here (nothing is sent in the test).
+    pushNotificationDelivery: "platform",
     pushNotificationStore: new InMemoryPushNotificationConfigStore(),
     extendedAgentCard: create(AgentCardSchema, { name: "clinic (members)" }),
     logger: createLogger({ level: "silent" }),
