@@ -44,12 +44,13 @@ conformance: node_modules/.installed check-generated
 	$(BIN)/vitest run test/conformance
 	$(BIN)/tsx tools/conformance-check.ts
 
-## make build: ESM + CJS + .d.ts into dist/, checked by publint and are-the-types-wrong.
+## make build: ESM + .d.ts into dist/ (one entry per package subpath; require() loads it on the Node versions
+## `engines` allows), checked by publint and are-the-types-wrong.
 build: node_modules/.installed
 	rm -rf dist
 	$(BIN)/tsdown
 	$(BIN)/publint --strict
-	$(BIN)/attw --pack . --profile node16
+	$(BIN)/attw --pack . --profile esm-only
 
 ## make demo: start the example agent on localhost, drive it through every A2A method, print what happened.
 demo: node_modules/.installed

@@ -1,33 +1,48 @@
+import { readFileSync } from "node:fs";
 import { defineConfig, type UserConfig } from "tsdown";
 
+/**
+ * The package's entries, from package.json `exports`: `./<name>` is built
+ * from `src/<name>/index.ts` into `dist/<name>.js`, the root from
+ * `src/index.ts` (test/package/entries.test.ts holds the two lists together).
+ */
+const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as {
+  exports: Record<string, unknown>;
+};
+const entries = Object.fromEntries(
+  Object.keys(pkg.exports)
+    .filter((subpath) => subpath !== "./package.json")
+    .map((subpath) =>
+      subpath === "." ? ["index", "src/index.ts"] : [subpath.slice(2), `src/${subpath.slice(2)}/index.ts`],
+    ),
+);
+
 const common: UserConfig = {
-  format: ["esm", "cjs"],
+  // ESM only: every Node the `engines` field allows loads it from `require()` too (require(esm), decision PK350),
+  // so the entries share their chunks and each module exists once (one AsyncLocalStorage, one error class).
+  format: ["esm"],
   platform: "node",
-  target: "node20",
-  dts: true,
+  target: "es2022",
   sourcemap: true,
   // `make build` empties dist/ first; the builds below must not empty it under each other.
   clean: false,
   fixedExtension: false,
-  // canonicalize ships ESM only (an "import"-only exports map): inline it so the CJS build can load.
-  deps: { alwaysBundle: ["canonicalize"] },
 };
 
 export default defineConfig([
-  { ...common, entry: { index: "src/index.ts" } },
   {
     ...common,
-    // Its own build: CJS chunks shared between two entries require each other in a cycle and fail to load.
-    entry: { fleet: "src/fleet/index.ts" },
+    entry: entries,
+    // `@internal` members stay out of the published types.
+    dts: { compilerOptions: { stripInternal: true } },
     // The fleet schema ships as plain SQL beside the bundles; migrate() reads it from there.
     copy: [{ from: "src/fleet/migrations/*.sql", to: "dist/migrations" }],
   },
   {
     ...common,
-    // The novaos-a2a bin: one executable ESM file (the shebang comes from src/cli/main.ts); its terminal
+    // The novaos-a2a bin: one executable file (the shebang comes from src/cli/main.ts); its terminal
     // libraries stay dependencies, loaded by the bin only.
     entry: { cli: "src/cli/main.ts" },
-    format: ["esm"],
     dts: false,
   },
 ]);

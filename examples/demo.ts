@@ -6,10 +6,11 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import {
+  AgentCardSchema,
   type Artifact,
   artifactText,
   Client,
-  createLogger,
+  decodeMessage,
   extractAll,
   type Message,
   messageText,
@@ -18,7 +19,9 @@ import {
   TaskNotFoundError,
   TaskState,
   VersionNotSupportedError,
-} from "../src/index.js";
+} from "@novaos/client-sdk";
+import { nodeHandler } from "@novaos/client-sdk/node";
+import { createLogger } from "@novaos/client-sdk/server";
 import { createExampleAgent } from "./example-agent.js";
 
 const state = (task: Pick<Task, "status">) => TaskState[task.status?.state ?? TaskState.UNSPECIFIED];
@@ -32,19 +35,17 @@ function check(ok: boolean, what: string): void {
 }
 
 const agent = createExampleAgent({ logger: createLogger({ level: "warn" }) });
-const server = http.createServer(agent.nodeHandler());
+const server = http.createServer(nodeHandler(agent));
 await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
 const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
 const client = new Client({ baseUrl });
 
 try {
   say(`Example agent serving A2A JSON-RPC at ${baseUrl}`);
-  const card = await (await fetch(`${baseUrl}.well-known/agent-card.json`)).json();
-  say(
-    `\n① Agent card: ${card.name} ${card.version} — skills: ${card.skills.map((s: { id: string }) => s.id).join(", ")}`,
-  );
+  const card = decodeMessage(AgentCardSchema, await (await fetch(`${baseUrl}.well-known/agent-card.json`)).json());
+  say(`\n① Agent card: ${card.name} ${card.version} — skills: ${card.skills.map((s) => s.id).join(", ")}`);
   check(
-    card.capabilities.streaming === true && card.capabilities.pushNotifications === true,
+    card.capabilities?.streaming === true && card.capabilities.pushNotifications === true,
     "streaming and push configs declared",
   );
 
@@ -145,7 +146,7 @@ try {
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: storyTaskId } }),
   });
-  const versionError = (await noVersion.json()).error;
+  const { error: versionError } = (await noVersion.json()) as { error: { code: number; message: string } };
   say(`   a request without A2A-Version → ${versionError.code} ${versionError.message}`);
   check(versionError.code === new VersionNotSupportedError().code, "VersionNotSupportedError (-32009)");
 } finally {

@@ -11,16 +11,8 @@
  * Callers pick a skill with `message.metadata.skillId`.
  */
 import { setTimeout as delay } from "node:timers/promises";
-import {
-  AgentBuilder,
-  createHitlMessage,
-  HitlType,
-  type Logger,
-  messageText,
-  PushNotificationSender,
-  Role,
-  textPart,
-} from "../src/index.js";
+import { createHitlMessage, HitlType, messageText, Role, textPart } from "@novaos/client-sdk";
+import { AgentBuilder, type Logger, PushNotificationSender } from "@novaos/client-sdk/server";
 
 export interface ExampleAgentOptions {
   /** Pause between two sentences of a story. Default 150 ms. */

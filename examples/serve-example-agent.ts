@@ -11,6 +11,7 @@
  * npm script `exec`s node, so the signal reaches this process rather than
  * a shell between npm and it.
  */
+import { listen } from "@novaos/client-sdk/node";
 import { createExampleAgent } from "./example-agent.js";
 
 const port = Number(process.env.PORT ?? 8000);
@@ -18,7 +19,7 @@ const host = process.env.HOST ?? "127.0.0.1";
 const grpcPort = process.env.GRPC_PORT === undefined ? undefined : Number(process.env.GRPC_PORT);
 const drainMs = Number(process.env.DRAIN_MS ?? 10_000);
 const agent = createExampleAgent();
-const server = await agent.listen({ port, host, ...(grpcPort === undefined ? {} : { grpcPort }) });
+const server = await listen(agent, { port, host, ...(grpcPort === undefined ? {} : { grpcPort }) });
 
 // Plain text for the person who started it (the JSON logger would mask the address as PII).
 process.stdout.write(

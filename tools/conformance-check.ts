@@ -7,10 +7,11 @@
 import { createExampleAgent } from "../examples/example-agent.js";
 import { exampleAgentCheckArgs } from "../src/cli/check/example-agent-args.js";
 import { runCli } from "../src/cli/run.js";
+import { listen } from "../src/node/index.js";
 
 // Slow enough sentences that the story is still being told when the check cancels or subscribes to it.
 const agent = createExampleAgent({ sentenceDelayMs: 500 });
-const server = await agent.listen({ port: 0, grpcPort: 0 });
+const server = await listen(agent, { port: 0, grpcPort: 0 });
 const controller = new AbortController();
 process.once("SIGINT", () => controller.abort(new Error("interrupted")));
 let code: number;

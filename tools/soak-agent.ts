@@ -8,6 +8,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { nodeHandler } from "../src/node/index.js";
 import { createLogger } from "../src/runtime/logger.js";
 import { AgentBuilder } from "../src/server/agent-builder.js";
 import { InMemoryTaskStore } from "../src/server/task-store.js";
@@ -31,5 +32,5 @@ agent.skill("soak", async (_ctx, text) => {
   return { output: text };
 });
 
-const server = http.createServer(agent.nodeHandler());
+const server = http.createServer(nodeHandler(agent));
 server.listen(0, "127.0.0.1", () => process.stdout.write(`${(server.address() as AddressInfo).port}\n`));

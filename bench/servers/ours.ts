@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import { fromJson } from "@bufbuild/protobuf";
 import { SendMessageRequestSchema } from "../../gen/a2a_pb.js";
 import { PROTOCOL_BINDING_JSONRPC } from "../../src/a2a/constants.js";
+import { nodeHandler } from "../../src/node/index.js";
 import { ServerCall } from "../../src/server/server-call.js";
 import { DEFAULT_MAX_TASKS } from "../../src/server/task-store.js";
 import { ECHO_MESSAGE } from "../support/echo-message.js";
@@ -30,6 +31,6 @@ if (count > 0) {
   stored = { count, bytesPerTask };
 }
 
-const server = http.createServer(agent.nodeHandler());
+const server = http.createServer(nodeHandler(agent));
 server.keepAliveTimeout = 60_000;
 server.listen(0, "127.0.0.1", () => announce((server.address() as AddressInfo).port, stored));

@@ -23,7 +23,7 @@ export interface HttpErrorBody {
 }
 
 /** An unexpected exception becomes a generic InternalError: internals never reach the wire. */
-export function toA2AError(error: unknown): A2AError {
+export function asWireError(error: unknown): A2AError {
   return error instanceof A2AError ? error : new InternalError(undefined, { cause: error });
 }
 
@@ -40,7 +40,7 @@ export function wireDetailsOf(error: A2AError): ErrorDetail[] {
 }
 
 export function toJsonRpcErrorObject(error: unknown): JsonRpcErrorObject {
-  const e = toA2AError(error);
+  const e = asWireError(error);
   return { code: e.code, message: e.message, data: wireDetailsOf(e) };
 }
 
@@ -53,7 +53,7 @@ export function grpcStatusOf(error: A2AError): number {
 }
 
 export function toHttpErrorBody(error: unknown): { status: number; body: HttpErrorBody } {
-  const e = toA2AError(error);
+  const e = asWireError(error);
   const status = httpStatusOf(e);
   return {
     status,

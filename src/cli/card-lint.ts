@@ -11,9 +11,9 @@ import {
   PROTOCOL_BINDING_GRPC,
   PROTOCOL_BINDING_HTTP_JSON,
   PROTOCOL_BINDING_JSONRPC,
-  requiredFieldViolations,
-  verifyAgentCardSignatures,
 } from "../index.js";
+import { requiredFieldViolations } from "../protocol/index.js";
+import { verifyAgentCardSignatures } from "../security/index.js";
 
 export type LintLevel = "error" | "warning" | "info";
 

@@ -7,21 +7,22 @@
  */
 import type { JsonObject } from "@bufbuild/protobuf";
 import { type Command, InvalidArgumentError, Option } from "commander";
+import { AgentDiscoveryService } from "../discovery/index.js";
+import { grpcTransport } from "../grpc/index.js";
 import {
   AGENT_CARD_PATH,
   type AgentCard,
   AgentCardSchema,
-  AgentDiscoveryService,
   ApiKeyAuth,
   type AuthProvider,
   BearerTokenAuth,
   Client,
-  decodeMessage,
   PROTOCOL_BINDING_GRPC,
   PROTOCOL_BINDING_HTTP_JSON,
   PROTOCOL_BINDING_JSONRPC,
   type ProtocolBinding,
 } from "../index.js";
+import { decodeMessage } from "../protocol/index.js";
 import { CliUsageError } from "./cli-errors.js";
 import type { CliIo } from "./io.js";
 
@@ -163,6 +164,7 @@ export interface OpenedAgent {
 export async function openAgent(url: string, options: ConnectionOptions, io: CliIo): Promise<OpenedAgent> {
   const auth = authFrom(options, io.env);
   const common = {
+    transports: [grpcTransport()],
     ...(auth ? { auth } : {}),
     ...(options.header ? { headers: options.header } : {}),
     ...(options.tenant !== undefined ? { tenant: options.tenant } : {}),

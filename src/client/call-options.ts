@@ -5,6 +5,12 @@
  */
 import type { ClientCallContext } from "./interceptors.js";
 
+/**
+ * Headers as a caller gives them: what `new Headers()` takes, spelled out so
+ * that the published types need neither the DOM lib nor undici's.
+ */
+export type HeadersInput = Headers | Record<string, string> | [string, string][];
+
 export interface CallOptions {
   /** Aborting it ends the call: a pending request is cancelled, a stream and its connection are closed. */
   signal?: AbortSignal;
@@ -14,7 +20,7 @@ export interface CallOptions {
    */
   timeoutMs?: number;
   /** Extra headers (gRPC: metadata) for this call; they win over the client's own. */
-  headers?: HeadersInit;
+  headers?: HeadersInput;
   /** Per-call state read by interceptors and credential services; a fresh one by default. */
   context?: ClientCallContext;
 }

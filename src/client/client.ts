@@ -9,7 +9,6 @@
  * subscription reads on through a pause to the terminal state (spec §3.1.6),
  * and ends cleanly where an agent closes it at the pause.
  */
-import type * as http2 from "node:http2";
 import { create, isMessage, type JsonObject, type MessageInitShape } from "@bufbuild/protobuf";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import {
@@ -57,18 +56,24 @@ import {
 } from "../errors/novaos-errors.js";
 import type { AuthProvider } from "../http/auth.js";
 import { CallScope } from "../http/call-scope.js";
-import { createOwnedFetch, type OwnedFetch } from "../http/owned-fetch.js";
+import { injectTraceContext } from "../http/trace-headers.js";
 import { createMessageWithHitlResponse } from "../messages/message-builder.js";
 import { validateHostAllowed } from "../runtime/config.js";
-import type { CallOptions } from "./call-options.js";
+import type { CallOptions, HeadersInput } from "./call-options.js";
 import { type ClientConfig, type ResolvedClientConfig, resolveClientConfig } from "./client-config.js";
-import { GrpcTransport } from "./grpc-transport.js";
 import { HttpJsonTransport } from "./http-json-transport.js";
 import { type CallResult, type ClientCallInterceptor, createCallContext, runAfter, runBefore } from "./interceptors.js";
 import { interfaceAt, selectInterface, tenantFromCard } from "./interface-selection.js";
 import { JsonRpcTransport } from "./jsonrpc-transport.js";
 import { type MessageAddressing, type MessageInput, toMessage } from "./message-input.js";
-import type { ClientTransport, MethodInput, MethodOutput, StreamingMethod, UnaryMethod } from "./transport.js";
+import type {
+  ClientTransport,
+  ClientTransportFactory,
+  MethodInput,
+  MethodOutput,
+  StreamingMethod,
+  UnaryMethod,
+} from "./transport.js";
 
 /** The default deadline of a unary call. Streams have none unless a call sets one. */
 export const DEFAULT_TIMEOUT_MS = 300_000;
@@ -91,14 +96,23 @@ export interface ClientOptions {
   /** Extensions activated on every call (`A2A-Extensions`, and their data in request metadata). */
   extensions?: ExtensionRegistry;
   /** Headers sent on every call; call headers and credentials win over them. */
-  headers?: HeadersInit;
+  headers?: HeadersInput;
   config?: ClientConfig;
   /** Deadline of a unary call in ms; `0` for none. Default {@link DEFAULT_TIMEOUT_MS}. */
   timeoutMs?: number;
-  /** The fetch used by JSON-RPC and HTTP+JSON. Default: undici's, on connections the client owns. */
+  /**
+   * The fetch used by JSON-RPC and HTTP+JSON. Default: the runtime's
+   * `fetch`. On Node, `createNodeFetch()` from `@novaos/client-sdk/node` gives
+   * the client connections of its own (closed with it, no idle timeouts).
+   */
   fetch?: typeof fetch;
-  /** Passed to `http2.connect()` for gRPC (TLS options, a guarded `lookup`). */
-  grpcNodeOptions?: http2.ClientSessionOptions | http2.SecureClientSessionOptions;
+  /**
+   * Transports beyond the built-in JSON-RPC and HTTP+JSON ones, e.g.
+   * `grpcTransport()` from `@novaos/client-sdk/grpc`; one for a built-in
+   * binding replaces it. Card-based selection only picks bindings it has a
+   * transport for.
+   */
+  transports?: readonly ClientTransportFactory[];
   /** Cap on one reply body or gRPC message. Default 10 MiB. */
   maxResponseBytes?: number;
   /** Cap on one SSE event. Default 10 MiB. */
@@ -170,6 +184,29 @@ export interface ListPushConfigsOptions extends CallOptions {
 
 const BINDINGS: readonly string[] = [PROTOCOL_BINDING_JSONRPC, PROTOCOL_BINDING_HTTP_JSON, PROTOCOL_BINDING_GRPC];
 
+/** The transports every client has: the two HTTP bindings, over Fetch. */
+const BUILT_IN_TRANSPORTS: readonly ClientTransportFactory[] = [
+  { binding: PROTOCOL_BINDING_JSONRPC, create: (target) => new JsonRpcTransport(target) },
+  { binding: PROTOCOL_BINDING_HTTP_JSON, create: (target) => new HttpJsonTransport(target) },
+];
+
+/** What to import for a binding the universal entry does not carry. */
+const TRANSPORT_HINTS: Readonly<Record<string, string>> = {
+  [PROTOCOL_BINDING_GRPC]:
+    'import { grpcTransport } from "@novaos/client-sdk/grpc" and pass { transports: [grpcTransport()] }',
+};
+
+/** The transport factory of each binding a client with `extra` transports can speak. */
+function transportsOf(extra: readonly ClientTransportFactory[] = []): Map<string, ClientTransportFactory> {
+  return new Map([...BUILT_IN_TRANSPORTS, ...extra].map((t) => [t.binding, t]));
+}
+
+/** The error for a binding the client has no transport for, saying what to import when we know. */
+function missingTransport(binding: string, problem: string): NovaOSValidationError {
+  const hint = TRANSPORT_HINTS[binding];
+  return new NovaOSValidationError(`${problem}${hint ? `; for ${binding}, ${hint}` : ""}`, { field: "transports" });
+}
+
 function requireId(field: string, value: unknown): string {
   if (typeof value !== "string" || value.trim() === "") {
     throw new NovaOSValidationError(`${field} must be a non-empty string`, { field });
@@ -225,17 +262,30 @@ export class Client implements AsyncDisposable {
   readonly #headers: Headers;
   readonly #timeoutMs: number;
   readonly #transport: ClientTransport;
-  readonly #ownedFetch: OwnedFetch | undefined;
   readonly #onClose: (() => void | Promise<void>) | undefined;
+  /** Aborted by `close()`: ends the calls in flight whatever fetch carries them. */
+  readonly #closing = new AbortController();
   #closed = false;
 
   /** A client for the interface the card offers that this client prefers (see `ClientConfig.preferredBindings`). */
   static fromAgentCard(card: AgentCard, options: FromAgentCardOptions = {}): Client {
     const config = resolveClientConfig(options.config);
-    const chosen = selectInterface(card.supportedInterfaces, config.preferredBindings, {
-      useClientPreference: config.useClientPreference,
-    });
+    const available = transportsOf(options.transports);
+    const chosen = selectInterface(
+      card.supportedInterfaces,
+      config.preferredBindings.filter((b) => available.has(b)),
+      { useClientPreference: config.useClientPreference },
+    );
     if (!chosen) {
+      const wanted = selectInterface(card.supportedInterfaces, config.preferredBindings, {
+        useClientPreference: config.useClientPreference,
+      });
+      if (wanted) {
+        throw missingTransport(
+          wanted.protocolBinding,
+          `Agent card "${card.name}" offers ${wanted.protocolBinding}, and no other binding this client has a transport for`,
+        );
+      }
       const offered = card.supportedInterfaces.map((i) => `${i.protocolBinding} ${i.protocolVersion}`.trim());
       throw new NovaOSValidationError(
         `Agent card "${card.name}" offers no interface this client can use (offered: ${offered.join(", ") || "none"}; ` +
@@ -272,6 +322,13 @@ export class Client implements AsyncDisposable {
       throw new RangeError(`baseUrl must be an http(s) URL, got ${JSON.stringify(options.baseUrl)}`);
     }
     validateHostAllowed(url, options.allowedHosts);
+    const factory = transportsOf(options.transports).get(binding);
+    if (!factory) {
+      throw missingTransport(
+        binding,
+        `${options.baseUrl} is a ${binding} interface, and this client has no ${binding} transport`,
+      );
+    }
     this.baseUrl = options.baseUrl;
     this.binding = binding as ProtocolBinding;
     this.agentCard = card;
@@ -283,26 +340,12 @@ export class Client implements AsyncDisposable {
     this.#headers = new Headers(options.headers);
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#onClose = options.onClose;
-    const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_BODY_BYTES;
-    if (this.binding === PROTOCOL_BINDING_GRPC) {
-      this.#transport = new GrpcTransport({
-        baseUrl: dialUrl,
-        nodeOptions: options.grpcNodeOptions,
-        maxResponseBytes,
-      });
-    } else {
-      this.#ownedFetch = options.fetch ? undefined : createOwnedFetch();
-      const httpOptions = {
-        baseUrl: options.baseUrl,
-        fetch: options.fetch ?? (this.#ownedFetch as OwnedFetch).fetch,
-        maxResponseBytes,
-        maxSseEventBytes: options.maxSseEventBytes,
-      };
-      this.#transport =
-        this.binding === PROTOCOL_BINDING_JSONRPC
-          ? new JsonRpcTransport(httpOptions)
-          : new HttpJsonTransport(httpOptions);
-    }
+    this.#transport = factory.create({
+      baseUrl: dialUrl,
+      fetch: options.fetch ?? ((input, init) => fetch(input, init)),
+      maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_BODY_BYTES,
+      maxSseEventBytes: options.maxSseEventBytes,
+    });
   }
 
   /** The interceptors run around every call, in order (a copy). */
@@ -529,13 +572,16 @@ export class Client implements AsyncDisposable {
     );
   }
 
-  /** Closes the client's connections; calls still in flight fail. Idempotent. */
+  /**
+   * Ends the calls in flight (they fail with a NovaOSConnectionError) and
+   * closes the connections the client's transports own. Idempotent.
+   */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#closing.abort(new NovaOSConnectionError("The client was closed while the call was in flight"));
     try {
       await this.#transport.close();
-      await this.#ownedFetch?.close();
     } finally {
       await this.#onClose?.();
     }
@@ -574,12 +620,16 @@ export class Client implements AsyncDisposable {
     });
   }
 
-  /** Service parameters, then client headers, then credentials, then the call's own headers. */
-  async #callHeaders(own: HeadersInit | undefined): Promise<Headers> {
+  /**
+   * Service parameters, then client headers, then credentials, then the call's own headers; then the current
+   * trace context unless one of those set a `traceparent`. Every transport sends these headers (gRPC as metadata).
+   */
+  async #callHeaders(own: HeadersInput | undefined): Promise<Headers> {
     const headers = new Headers({ [A2A_VERSION_HEADER]: A2A_PROTOCOL_VERSION, ...this.extensions?.requestHeaders() });
     for (const [name, value] of this.#headers) headers.set(name, value);
     for (const [name, value] of Object.entries((await this.#auth?.headers()) ?? {})) headers.set(name, value);
     for (const [name, value] of new Headers(own)) headers.set(name, value);
+    injectTraceContext(headers);
     return headers;
   }
 
@@ -593,7 +643,7 @@ export class Client implements AsyncDisposable {
     options: CallOptions,
   ): Promise<MethodOutput<M>> {
     this.#open();
-    const scope = new CallScope(options.signal, options.timeoutMs ?? this.#timeoutMs);
+    const scope = new CallScope(options.signal, options.timeoutMs ?? this.#timeoutMs, this.#closing.signal);
     const context = options.context ?? createCallContext();
     const common = { method, binding: this.binding, request, agentCard: this.agentCard, context };
     const ran: ClientCallInterceptor[] = [];
@@ -631,7 +681,7 @@ export class Client implements AsyncDisposable {
   ): AsyncGenerator<StreamResponse, void, undefined> {
     this.#open();
     const request = buildRequest();
-    const scope = new CallScope(options.signal, options.timeoutMs);
+    const scope = new CallScope(options.signal, options.timeoutMs, this.#closing.signal);
     const context = options.context ?? createCallContext();
     const common = { method, binding: this.binding, request, agentCard: this.agentCard, context };
     const ran: ClientCallInterceptor[] = [];

@@ -13,22 +13,16 @@
  * the agent's cap cannot succeed if sent again.
  */
 import type * as http2 from "node:http2";
-import { toJson } from "@bufbuild/protobuf";
 import { type Client, Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
 import { A2AService, type StreamResponse } from "../../gen/a2a_pb.js";
-import { BadRequestSchema, ErrorInfoSchema } from "../../gen/google/rpc/error_details_pb.js";
 import { a2aServiceBindings } from "../a2a/bindings.js";
 import { PROTOCOL_BINDING_GRPC } from "../a2a/constants.js";
-import { A2A_ERRORS } from "../a2a/error-table.js";
-import { BAD_REQUEST_TYPE, ERROR_INFO_TYPE, errorFromDetails, findErrorInfo } from "../a2a/error-wire.js";
-import { type ErrorDetail, InvalidAgentResponseError } from "../a2a/errors.js";
-import {
-  NovaOSAuthenticationError,
-  NovaOSConnectionError,
-  NovaOSRateLimitError,
-  NovaOSValidationError,
-} from "../errors/novaos-errors.js";
+import { findErrorInfo } from "../a2a/error-wire.js";
+import { InvalidAgentResponseError } from "../a2a/errors.js";
+import { errorFromGrpcStatus } from "../errors/grpc-status-error.js";
+import { NovaOSValidationError } from "../errors/novaos-errors.js";
+import { connectErrorDetails } from "../errors/to-a2a-error.js";
 import { connectionError, findSdkError } from "../http/transport-failure.js";
 import { checkFrame, checkReply } from "./reply-decoding.js";
 import type {
@@ -51,40 +45,16 @@ export interface GrpcTransportOptions {
 
 type RpcFn = (request: unknown, options: { headers: Headers; signal: AbortSignal }) => unknown;
 
-/** The status details as ProtoJSON `Any` objects, the form the protocol layer reads. */
-function detailsOf(error: ConnectError): ErrorDetail[] {
-  return [
-    ...error
-      .findDetails(ErrorInfoSchema)
-      .map((d) => ({ "@type": ERROR_INFO_TYPE, ...(toJson(ErrorInfoSchema, d) as object) })),
-    ...error
-      .findDetails(BadRequestSchema)
-      .map((d) => ({ "@type": BAD_REQUEST_TYPE, ...(toJson(BadRequestSchema, d) as object) })),
-  ];
-}
-
-/** The JSON-RPC code a status stands for when no ErrorInfo says better (mirrors decision P10). */
-function fallbackCode(code: Code): number {
-  switch (code) {
-    case Code.NotFound:
-      return A2A_ERRORS.TaskNotFoundError.jsonRpcCode;
-    case Code.Unimplemented:
-      return A2A_ERRORS.MethodNotFoundError.jsonRpcCode;
-    case Code.Internal:
-    case Code.Unknown:
-    case Code.DataLoss:
-      return A2A_ERRORS.InternalError.jsonRpcCode;
-    default:
-      return A2A_ERRORS.InvalidRequestError.jsonRpcCode;
-  }
-}
-
 /** How connect, grpc-js and grpc-go say that a message passed a size cap (their RESOURCE_EXHAUSTED). */
 const OVER_WRITE_CAP = /larger than configured writeMaxBytes/;
 const OVER_READ_CAP = /larger than (configured readMaxBytes|max)\b/i;
 
-/** RESOURCE_EXHAUSTED: a message over a size cap (never retryable), else a rate limit. */
-function resourceExhausted(e: ConnectError, url: string, maxResponseBytes: number, options: object): Error {
+/**
+ * RESOURCE_EXHAUSTED for a message over a size cap: the reply over ours or
+ * the agent's (never retryable), or our request over the agent's; undefined
+ * for anything else (a rate limit).
+ */
+function overSizeCap(e: ConnectError, url: string, maxResponseBytes: number): Error | undefined {
   const message = e.rawMessage;
   // The client's own cap: connect made the status up, no grpc-status came with it.
   const local = !e.metadata.has("grpc-status");
@@ -95,36 +65,29 @@ function resourceExhausted(e: ConnectError, url: string, maxResponseBytes: numbe
       cause: e,
     });
   }
-  if (OVER_READ_CAP.test(message))
-    return new NovaOSValidationError(`${url}: the request is too large: ${message}`, options);
-  return new NovaOSRateLimitError(`${url}: ${message}`, options);
+  if (OVER_READ_CAP.test(message)) {
+    return new NovaOSValidationError(`${url}: the request is too large: ${message}`, {
+      code: e.code,
+      details: { grpcCode: Code[e.code] },
+      cause: e,
+    });
+  }
+  return undefined;
 }
 
 export function errorFromGrpc(error: unknown, url: string, maxResponseBytes: number): Error {
   const sdk = findSdkError(error);
   if (sdk) return sdk;
   const e = ConnectError.from(error);
-  const details = detailsOf(e);
-  const message = e.rawMessage;
-  if (findErrorInfo(details)) return errorFromDetails(fallbackCode(e.code), message, details);
+  const details = connectErrorDetails(e);
   // A status the client made up from a local failure (connect-node keeps the Node error as the cause).
   const local = e.cause instanceof Error && !(e.cause instanceof ConnectError);
-  if (local && e.code === Code.Internal) return connectionError(e, url);
-  const options = { code: e.code, details: { grpcCode: Code[e.code] }, cause: e };
-  switch (e.code) {
-    case Code.Unauthenticated:
-    case Code.PermissionDenied:
-      return new NovaOSAuthenticationError(`${url}: ${message}`, options);
-    case Code.ResourceExhausted:
-      return resourceExhausted(e, url, maxResponseBytes, options);
-    case Code.Unavailable:
-    case Code.Canceled:
-    case Code.Aborted:
-    case Code.DeadlineExceeded:
-      return new NovaOSConnectionError(`Connection to ${url} failed: ${message}`, options);
-    default:
-      return errorFromDetails(fallbackCode(e.code), message, details);
+  if (local && e.code === Code.Internal && !findErrorInfo(details)) return connectionError(e, url);
+  if (e.code === Code.ResourceExhausted && !findErrorInfo(details)) {
+    const overCap = overSizeCap(e, url, maxResponseBytes);
+    if (overCap) return overCap;
   }
+  return errorFromGrpcStatus({ code: e.code, message: e.rawMessage, details, cause: e }, url);
 }
 
 /**

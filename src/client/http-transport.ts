@@ -91,12 +91,22 @@ export class HttpTransport implements transport.ClientTransport {
         headers,
         body: codec.body,
         signal: call.signal,
-        redirect: "error",
+        // "manual", not "error": workerd refuses "error"; a browser answers "manual" with an opaque redirect.
+        redirect: "manual",
       });
     } catch (e) {
       throw connectionError(e, codec.url);
     }
+    if (isRedirect(response)) {
+      await response.body?.cancel();
+      throw connectionError(new Error(`redirect refused (HTTP ${response.status || "opaque"})`), codec.url);
+    }
     if (!response.ok) throw await errorFromHttpResponse(response, this.binding);
     return response;
   }
+}
+
+/** A redirect answer (opaque in a browser): never followed, so credentials never go where the card did not say. */
+function isRedirect(response: Response): boolean {
+  return response.type === "opaqueredirect" || (response.status >= 300 && response.status < 400);
 }

@@ -1,6 +1,7 @@
 /** The calling side: A2A clients, their transports' options, interceptors and credentials. */
+export * from "./a2a-version-interceptor.js";
 export * from "./auth-interceptor.js";
-export type { CallOptions } from "./call-options.js";
+export type { CallOptions, HeadersInput } from "./call-options.js";
 export * from "./client.js";
 export * from "./client-config.js";
 export * from "./credential-service.js";

@@ -43,3 +43,26 @@ export interface ClientTransport {
   /** Closes idle connections the transport owns; calls in flight are aborted. */
   close(): Promise<void>;
 }
+
+/** Where and how a transport reaches its agent: what the Client hands a {@link ClientTransportFactory}. */
+export interface TransportTarget {
+  /** The URL to dial: the interface URL (for gRPC, its http(s) form). */
+  readonly baseUrl: string;
+  /** The fetch the HTTP bindings use (the client's `fetch` option, else the runtime's). */
+  readonly fetch: typeof fetch;
+  /** Cap on one reply body or message. */
+  readonly maxResponseBytes: number;
+  /** Cap on one SSE event. */
+  readonly maxSseEventBytes?: number | undefined;
+}
+
+/**
+ * Builds the transport of one binding for a client. The Client carries the
+ * two HTTP bindings itself; a binding that needs more than Fetch (gRPC over
+ * HTTP/2: `grpcTransport()` from `@novaos/client-sdk/grpc`) is passed in
+ * `ClientOptions.transports`, so the universal entry never loads it.
+ */
+export interface ClientTransportFactory {
+  readonly binding: ProtocolBinding;
+  create(target: TransportTarget): ClientTransport;
+}

@@ -84,6 +84,12 @@ export interface DiscoveryToClientOptions extends Omit<GuardedClientOptions, "ag
   allowedHostSuffixes: readonly string[];
   /** URL schemes to accept. Default `https`, `http`, `grpcs`, `grpc` (and bare `host:port` for gRPC). */
   allowedSchemes?: readonly string[];
+  /**
+   * Lift the private / loopback / link-local address block for the card's
+   * interface URL: the switch for an agent on this machine or a private
+   * network (local development, a private deployment). Default false.
+   */
+  allowPrivateIps?: boolean;
 }
 
 interface CachedCard {
@@ -194,7 +200,7 @@ export class AgentDiscoveryService implements AsyncDisposable {
    * is checked again. The client's `agentCard` is this service's cached card.
    */
   async toClient(options: DiscoveryToClientOptions): Promise<Client> {
-    const { allowedHostSuffixes, allowedSchemes, ...clientOptions } = options;
+    const { allowedHostSuffixes, allowedSchemes, allowPrivateIps, ...clientOptions } = options;
     if (!allowedHostSuffixes || allowedHostSuffixes.length === 0) {
       throw new NovaOSError(
         "toClient needs allowedHostSuffixes: the card's URL decides where the client connects and sends credentials",
@@ -216,7 +222,7 @@ export class AgentDiscoveryService implements AsyncDisposable {
     }
     return createGuardedClient(
       { url: chosen.url, binding: chosen.protocolBinding as ProtocolBinding },
-      { allowedHostSuffixes, allowedSchemes, resolve: this.#options.resolve },
+      { allowedHostSuffixes, allowedSchemes, allowPrivateIps, resolve: this.#options.resolve },
       { ...clientOptions, agentCard: card, tenant: clientOptions.tenant ?? (chosen.tenant || undefined) },
     );
   }

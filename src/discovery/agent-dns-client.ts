@@ -23,9 +23,10 @@ import {
 } from "../errors/novaos-errors.js";
 import type { ResolveHost } from "../http/agent-url.js";
 import type { AuthProvider } from "../http/auth.js";
+import { checkBaseUrl } from "../http/base-url.js";
 import { CallScope } from "../http/call-scope.js";
 import { parseRetryAfter } from "../http/http-status-errors.js";
-import { checkBaseUrl, createPlatformClient } from "../http/platform-client.js";
+import { createPlatformClient } from "../http/platform-client.js";
 import { platformHttpErrorMessage } from "../http/platform-http-error.js";
 import { DEFAULT_DISCOVERY_TIMEOUT_MS } from "./agent-card-fetch.js";
 import { AgentDNSRecord, type AgentDNSRecordToClientOptions } from "./agent-dns-record.js";

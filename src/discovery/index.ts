@@ -1,9 +1,10 @@
 /**
- * Discovery: one agent's Agent Card (fetch, cache, signatures), Agent DNS
- * (where agents are), and the SSRF guard every discovered URL goes through.
- * The connect-time guard (guarded dispatcher / lookup) is Node only.
+ * `@novaos/client-sdk/discovery` (Node): one agent's Agent Card (fetch,
+ * cache, signatures), Agent DNS (where agents are) and capability matching
+ * over its records, and the SSRF guard every discovered URL goes through
+ * (its connect-time half, the guarded fetch, is on `/node`).
  */
-
+export * from "../capabilities/index.js";
 export {
   type AgentUrlPolicy,
   DEFAULT_AGENT_URL_SCHEMES,
@@ -15,13 +16,6 @@ export {
 } from "../http/agent-url.js";
 export { AgentUrlRejectedError, type AgentUrlRejection } from "../http/agent-url-error.js";
 export { type BlockedAddressCategory, blockedAddressCategory, isBlockedAddress } from "../http/blocked-addresses.js";
-export {
-  createGuardedDispatcher,
-  createGuardedFetch,
-  createGuardedLookup,
-  type GuardedDispatcherOptions,
-  type GuardedFetch,
-} from "../http/guarded-fetch.js";
 export {
   type AgentCardRequestOptions,
   agentCardUrl,

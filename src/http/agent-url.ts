@@ -111,7 +111,13 @@ export function checkAddress(address: string, hostname: string, url: string): vo
   const category = blockedAddressCategory(address);
   if (category === undefined) return;
   const via = address === hostname ? "" : ` (${hostname} resolves to it)`;
-  reject("blocked-address", url, `Refusing ${category} address ${address}${via} for ${JSON.stringify(url)}`, address);
+  reject(
+    "blocked-address",
+    url,
+    `Refusing ${category} address ${address}${via} for ${JSON.stringify(url)}; ` +
+      "to reach an agent on this machine or a private network (local development), pass allowPrivateIps: true",
+    address,
+  );
 }
 
 /** Resolves `hostname` and checks every address it has (one bad address refuses the host). */

@@ -4,6 +4,7 @@
  * the headers, read afresh on every call (so a rotated token takes effect on
  * the next call).
  */
+import { processEnv } from "../runtime/process-env.js";
 
 export interface AuthProvider {
   /** The headers to add to the next call. */
@@ -63,7 +64,7 @@ export class ApiKeyAuth implements AuthProvider {
 export function apiKeyAuthFromEnv(
   envVar: string = DEFAULT_API_KEY_ENV,
   headerName: string = DEFAULT_API_KEY_HEADER,
-  env: Record<string, string | undefined> = process.env,
+  env: Record<string, string | undefined> = processEnv(),
 ): ApiKeyAuth {
   const value = env[envVar]?.trim();
   if (!value) throw new RangeError(`Environment variable ${envVar} is not set (an API key is required)`);

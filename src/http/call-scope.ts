@@ -18,23 +18,28 @@ export class CallTimeoutError extends Error {
 
 export class CallScope {
   readonly #controller = new AbortController();
-  readonly #callerSignal: AbortSignal | undefined;
+  readonly #signals: AbortSignal[];
   readonly #timer: ReturnType<typeof setTimeout> | undefined;
-  readonly #onCallerAbort = () => this.#controller.abort(this.#callerSignal?.reason);
+  readonly #onAbort = (event: Event) => this.#controller.abort((event.target as AbortSignal).reason);
 
-  constructor(signal: AbortSignal | undefined, timeoutMs: number | undefined) {
-    this.#callerSignal = signal;
-    if (signal?.aborted) {
-      this.#controller.abort(signal.reason);
+  /**
+   * `signal` is the caller's; `owner`, the signal of whatever owns the call
+   * (a client that is being closed), ends it the same way.
+   */
+  constructor(signal: AbortSignal | undefined, timeoutMs: number | undefined, owner?: AbortSignal) {
+    this.#signals = [signal, owner].filter((s): s is AbortSignal => s !== undefined);
+    const aborted = this.#signals.find((s) => s.aborted);
+    if (aborted) {
+      this.#controller.abort(aborted.reason);
     } else {
-      signal?.addEventListener("abort", this.#onCallerAbort, { once: true });
+      for (const s of this.#signals) s.addEventListener("abort", this.#onAbort, { once: true });
     }
     if (timeoutMs !== undefined && timeoutMs > 0 && !this.#controller.signal.aborted) {
       this.#timer = setTimeout(() => this.#controller.abort(new CallTimeoutError(timeoutMs)), timeoutMs);
     }
   }
 
-  /** The signal the transport watches: aborted by the caller's signal or by the deadline. */
+  /** The signal the transport watches: aborted by the caller's signal, the owner's or the deadline. */
   get signal(): AbortSignal {
     return this.#controller.signal;
   }
@@ -57,10 +62,10 @@ export class CallScope {
     return reason;
   }
 
-  /** Ends the scope: clears the deadline timer and the listener on the caller's signal. */
+  /** Ends the scope: clears the deadline timer and the listeners on the caller's and the owner's signals. */
   dispose(): void {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
-    this.#callerSignal?.removeEventListener("abort", this.#onCallerAbort);
+    for (const s of this.#signals) s.removeEventListener("abort", this.#onAbort);
   }
 
   [Symbol.dispose](): void {

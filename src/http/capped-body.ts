@@ -174,8 +174,36 @@ export async function readBodyText(response: Response, maxBytes: number): Promis
   return new TextDecoder().decode(await readStreamBody(response.body, { maxBytes }));
 }
 
+/**
+ * The first `maxBytes` of a body; the rest is discarded unread (the body is
+ * cancelled, which releases the connection). Empty when the body cannot be
+ * read: a caller reading a head only reads it for a message.
+ */
+export async function readBodyHead(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<Uint8Array> {
+  const bytes = new CappedBytes({ maxBytes });
+  try {
+    if (body !== null) for await (const chunk of bodyChunks(body)) if (!bytes.addTruncated(chunk)) break;
+  } catch {
+    return new Uint8Array();
+  }
+  return bytes.bytes();
+}
+
 /** Bytes of an error body read for its message; the rest is discarded unread. */
 export const ERROR_BODY_BYTES = 64 * 1024;
+
+/**
+ * `response` with at most the first `maxBytes` of its body, for a reader
+ * (openapi-fetch, `openai`) that would read an error answer whole.
+ */
+export async function withBodyHead(response: Response, maxBytes = ERROR_BODY_BYTES): Promise<Response> {
+  const body = await readBodyHead(response.body, maxBytes);
+  return new Response(body as Uint8Array<ArrayBuffer>, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+}
 
 /**
  * An error answer's body, for the message and details of the error it
@@ -183,15 +211,7 @@ export const ERROR_BODY_BYTES = 64 * 1024;
  * the body cannot be read). Never fails: the status already says what failed.
  */
 export async function readErrorBody(response: Response, maxBytes = ERROR_BODY_BYTES): Promise<unknown> {
-  const bytes = new CappedBytes({ maxBytes });
-  try {
-    if (response.body !== null) {
-      for await (const chunk of bodyChunks(response.body)) if (!bytes.addTruncated(chunk)) break;
-    }
-  } catch {
-    return "";
-  }
-  const text = new TextDecoder().decode(bytes.bytes());
+  const text = new TextDecoder().decode(await readBodyHead(response.body, maxBytes));
   try {
     return JSON.parse(text);
   } catch {

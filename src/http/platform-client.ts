@@ -2,14 +2,16 @@
  * An `openapi-fetch` client over the generated `paths` of one platform
  * service, with what every platform call carries: the caller's fixed
  * headers, credentials read afresh per request (a rotated token takes effect
- * on the next call), and the active trace context (`traceparent`) when an
- * OpenTelemetry SDK is installed. Bodies are typed by the OpenAPI file;
- * nothing here restates one.
+ * on the next call), and the current trace context (trace-headers.ts). Bodies
+ * are typed by the OpenAPI file; nothing here restates one. An error answer's
+ * body is cut to its first 64 KiB before openapi-fetch reads it whole: it is
+ * read for a message only, and a service (or a proxy before it) may answer
+ * an endless one.
  */
-import { context, propagation } from "@opentelemetry/api";
 import createClient, { type Client } from "openapi-fetch";
-import { NovaOSValidationError } from "../errors/novaos-errors.js";
 import type { AuthProvider } from "./auth.js";
+import { withBodyHead } from "./capped-body.js";
+import { injectTraceContext } from "./trace-headers.js";
 
 export interface PlatformClientOptions {
   baseUrl: string;
@@ -18,20 +20,8 @@ export interface PlatformClientOptions {
   headers?: Record<string, string> | undefined;
   /** Default: the global fetch. */
   fetch?: typeof fetch | undefined;
-}
-
-/**
- * `baseUrl` when it is an http(s) URL, else NovaOSValidationError naming
- * `service`. `new URL("execution-gateway:8081")` parses, with the host read as
- * a scheme, so parsing alone is not enough.
- */
-export function checkBaseUrl(baseUrl: string, service: string): string {
-  if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol)) {
-    throw new NovaOSValidationError(`${service} baseUrl ${JSON.stringify(baseUrl)} is not an http(s) URL`, {
-      field: "baseUrl",
-    });
-  }
-  return baseUrl;
+  /** The run's own trace, sent when no span is active (trace-headers.ts). */
+  traceparent?: (() => string | undefined) | undefined;
 }
 
 export function createPlatformClient<Paths extends {}>(options: PlatformClientOptions): Client<Paths> {
@@ -43,11 +33,7 @@ export function createPlatformClient<Paths extends {}>(options: PlatformClientOp
   });
   client.use({
     async onRequest({ request }) {
-      if (!request.headers.has("traceparent")) {
-        propagation.inject(context.active(), request.headers, {
-          set: (headers, key, value) => headers.set(key, value),
-        });
-      }
+      injectTraceContext(request.headers, options.traceparent?.());
       for (const [name, value] of Object.entries((await options.auth?.headers()) ?? {})) {
         request.headers.set(name, value);
       }
@@ -64,11 +50,12 @@ export function createPlatformClient<Paths extends {}>(options: PlatformClientOp
  * small JSON), which also lets a 307/308 redirect resend it.
  */
 async function fetchRequest(fetchImpl: typeof fetch, request: Request): Promise<Response> {
-  return fetchImpl(request.url, {
+  const response = await fetchImpl(request.url, {
     method: request.method,
     headers: request.headers,
     body: request.body ? await request.arrayBuffer() : undefined,
     redirect: request.redirect,
     signal: request.signal,
   });
+  return response.status >= 400 && response.body !== null ? withBodyHead(response) : response;
 }

@@ -7,14 +7,20 @@
  * (retryable for 502/503/504), any other 4xx validation.
  */
 
-import type { NovaOSError, NovaOSErrorOptions } from "../errors/novaos-errors.js";
+import { type NovaOSError, type NovaOSErrorOptions, NovaOSServerError } from "../errors/novaos-errors.js";
 import { errorForHttpStatus, parseRetryAfter } from "./http-status-errors.js";
 
 export interface PlatformErrorContext {
   /** What was called, for the message: `"Execution Gateway POST /api/v1/execute"`. */
   operation: string;
   /** The class for a 404; default NovaOSAgentNotFoundError. */
-  notFound?: (message: string, options: NovaOSErrorOptions) => NovaOSError;
+  notFound?: ((message: string, options: NovaOSErrorOptions) => NovaOSError) | undefined;
+  /**
+   * 4xx statuses that are the service's decision about what was asked (a
+   * stale version, a taken slot), reported as NovaOSServerError with the
+   * status in `statusCode`, never retried.
+   */
+  decisions?: ReadonlySet<number> | undefined;
 }
 
 /** The `message` (else `error`) of a platform error body, or a bounded text body. */
@@ -39,7 +45,11 @@ export function platformHttpErrorMessage(operation: string, status: number, body
 /** The typed error for a platform response with status `response.status` and parsed error `body`. */
 export function platformHttpError(response: Response, body: unknown, context: PlatformErrorContext): NovaOSError {
   const status = response.status;
-  return errorForHttpStatus(status, platformHttpErrorMessage(context.operation, status, body), {
+  const message = platformHttpErrorMessage(context.operation, status, body);
+  if (context.decisions?.has(status)) {
+    return new NovaOSServerError(message, { code: status, statusCode: status, details: { status, body } });
+  }
+  return errorForHttpStatus(status, message, {
     details: { status, body },
     retryAfter: parseRetryAfter(response.headers.get("retry-after")),
     notFound: context.notFound,

@@ -6,7 +6,6 @@
  * a HITL response is `ROLE_USER`, everything else `ROLE_AGENT`. Builders set
  * no task state: the caller pauses the task (e.g. `ctx.taskUpdater.requiresAuth`).
  */
-import { randomUUID } from "node:crypto";
 import { clone, create, type DescMessage, type JsonObject, type MessageShape } from "@bufbuild/protobuf";
 import { type Message, MessageSchema, type Part, Role } from "../../gen/a2a_pb.js";
 import { type ErrorMessage, ErrorMessageSchema } from "../../gen/novaos/v1/error_message_pb.js";
@@ -67,7 +66,7 @@ function memberPart<S extends DescMessage>(key: string, schema: S, payload: Mess
 
 function message(role: Role, parts: Part[], sessionId: string, envelope: EnvelopeOptions): Message {
   return create(MessageSchema, {
-    messageId: randomUUID(),
+    messageId: crypto.randomUUID(),
     role,
     parts,
     contextId: envelope.contextId ?? sessionId,

@@ -26,9 +26,10 @@ import {
   NovaOSValidationError,
 } from "../errors/novaos-errors.js";
 import type { AuthProvider } from "../http/auth.js";
+import { checkBaseUrl } from "../http/base-url.js";
 import { CallScope } from "../http/call-scope.js";
 import { createOwnedFetch, type OwnedFetch } from "../http/owned-fetch.js";
-import { checkBaseUrl, createPlatformClient } from "../http/platform-client.js";
+import { createPlatformClient } from "../http/platform-client.js";
 import { platformHttpError } from "../http/platform-http-error.js";
 import { connectionError } from "../http/transport-failure.js";
 import { sleep } from "../runtime/clock.js";

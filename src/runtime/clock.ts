@@ -4,8 +4,6 @@
  * with a manual clock (advance, then await the next event) instead of
  * sleeping, and an embedder can run them on its own scheduler.
  */
-import { setTimeout as delay } from "node:timers/promises";
-
 export interface Clock {
   /** Milliseconds on a monotonic scale; only differences between readings mean anything. */
   now(): number;
@@ -13,18 +11,25 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-/** Waits `ms` on the real timers; an abort ends the wait with the signal's reason. */
+/**
+ * Waits `ms` on the real timers; an abort ends the wait with the signal's
+ * reason. The global timers, not `node:timers/promises`: the agent side runs
+ * on every Fetch runtime, and this is on its path (the tools' retries).
+ */
 export async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  if (ms <= 0) {
-    signal?.throwIfAborted();
-    return;
-  }
-  try {
-    await delay(ms, undefined, { signal });
-  } catch (error) {
-    if (signal?.aborted) throw signal.reason;
-    throw error;
-  }
+  signal?.throwIfAborted();
+  if (ms <= 0) return;
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
 }
 
 /** The process's monotonic clock (`performance.now`) and real timers. */

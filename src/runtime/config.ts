@@ -5,7 +5,9 @@
  * (default `process.env`) so that tests and embedders never have to mutate
  * the real one. Bad values throw `RangeError` naming the variable.
  */
+
 import { hostMatchesSuffix, normalizeHostname, normalizeHostSuffix } from "./host-suffix.js";
+import { type Env, processEnv } from "./process-env.js";
 
 export type Environment = "dev" | "staging" | "prod";
 
@@ -23,8 +25,6 @@ export const TOOL_TIMEOUT_ENV = "NOVAOS_TOOL_TIMEOUT_S";
  */
 export const DEFAULT_TOOL_TIMEOUT_S = 128;
 
-type Env = Readonly<Record<string, string | undefined>>;
-
 function isEnvironment(value: string): value is Environment {
   return (ENVIRONMENTS as readonly string[]).includes(value);
 }
@@ -35,7 +35,7 @@ function isEnvironment(value: string): value is Environment {
  * there is an error; `ENV` is shared with POSIX shells (a start-up file
  * path), so a value there that is not an environment name is ignored.
  */
-export function getEnvironment(env: Env = process.env): Environment {
+export function getEnvironment(env: Env = processEnv()): Environment {
   const explicit = env.ENVIRONMENT?.trim().toLowerCase();
   if (explicit) {
     if (isEnvironment(explicit)) return explicit;
@@ -61,7 +61,7 @@ function normalizeAllowlist(entries: readonly string[], source: string): string[
 }
 
 /** The `NOVAOS_ALLOWED_HOSTS` suffixes, or undefined when unset or blank (no restriction). */
-export function getAllowedHostsFromEnv(env: Env = process.env): string[] | undefined {
+export function getAllowedHostsFromEnv(env: Env = processEnv()): string[] | undefined {
   const list = normalizeAllowlist((env[ALLOWED_HOSTS_ENV] ?? "").split(","), ALLOWED_HOSTS_ENV);
   return list.length > 0 ? list : undefined;
 }
@@ -74,7 +74,11 @@ export function getAllowedHostsFromEnv(env: Env = process.env): string[] | undef
  * of host-suffix.ts, the discovery guard's too). This is a coarse check for
  * trusted configuration, not an SSRF guard.
  */
-export function validateHostAllowed(url: string | URL, allowedHosts?: readonly string[], env: Env = process.env): void {
+export function validateHostAllowed(
+  url: string | URL,
+  allowedHosts?: readonly string[],
+  env: Env = processEnv(),
+): void {
   const allowlist = allowedHosts ? normalizeAllowlist(allowedHosts, "allowedHosts") : getAllowedHostsFromEnv(env);
   if (!allowlist || allowlist.length === 0) return;
   let host: string;
@@ -88,7 +92,7 @@ export function validateHostAllowed(url: string | URL, allowedHosts?: readonly s
 }
 
 /** `NOVAOS_TOOL_TIMEOUT_S` as a positive whole number of seconds, else {@link DEFAULT_TOOL_TIMEOUT_S}. */
-export function getDefaultToolTimeoutS(env: Env = process.env): number {
+export function getDefaultToolTimeoutS(env: Env = processEnv()): number {
   const raw = env[TOOL_TIMEOUT_ENV];
   if (raw === undefined || raw.trim() === "") return DEFAULT_TOOL_TIMEOUT_S;
   const value = /^\s*\d+\s*$/.test(raw) ? Number(raw) : Number.NaN;

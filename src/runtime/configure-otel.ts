@@ -10,10 +10,11 @@
  * `@opentelemetry/sdk-trace`, `@opentelemetry/exporter-trace-otlp-http`,
  * `@opentelemetry/resources`, `@opentelemetry/core` and
  * `@opentelemetry/context-async-hooks` (version 3) to use it. Without them it
- * resolves false and changes nothing; every tracing helper works either way
+ * (or without `@opentelemetry/api` itself) it resolves false and changes nothing; every tracing helper works either way
  * (no-op spans), and with any SDK an application registers itself.
  */
-import { context, propagation, trace } from "@opentelemetry/api";
+import { otel, otelLoaded } from "./otel.js";
+import { processEnv } from "./process-env.js";
 
 export interface OtelOptions {
   /** The collector's base URL (`http://otel-collector:4318`); spans go to `<endpoint>/v1/traces`. Default: `OTEL_EXPORTER_OTLP_ENDPOINT`, else the exporter's default (`http://localhost:4318`). */
@@ -43,6 +44,10 @@ async function loadSdk() {
  * not installed or a tracer provider is already registered (nothing changes).
  */
 export async function configureOtel(options: OtelOptions = {}): Promise<boolean> {
+  await otelLoaded;
+  const api = otel();
+  if (!api) return false;
+  const { context, propagation, trace } = api;
   let loaded: Awaited<ReturnType<typeof loadSdk>>;
   try {
     loaded = await loadSdk();
@@ -50,7 +55,7 @@ export async function configureOtel(options: OtelOptions = {}): Promise<boolean>
     return false;
   }
   const { sdk, exporter, resources, core, asyncHooks } = loaded;
-  const env = options.env ?? process.env;
+  const env = options.env ?? processEnv();
   const endpoint = options.endpoint ?? env.OTEL_EXPORTER_OTLP_ENDPOINT;
   const serviceName = options.serviceName ?? env.OTEL_SERVICE_NAME;
   const provider = new sdk.TracerProvider({

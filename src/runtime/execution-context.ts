@@ -7,6 +7,7 @@
  */
 import { type HeadersLike, headerValue } from "../a2a/headers.js";
 import { MissingExecutionTokenError } from "../errors/novaos-errors.js";
+import { type Env, processEnv } from "./process-env.js";
 
 /** The pod-ingress headers, by field. */
 export const NOVAOS_CONTEXT_HEADERS = {
@@ -40,7 +41,7 @@ export class ExecutionContext {
   }
 
   /** Reads the six headers (case-insensitively); the token falls back to the environment. */
-  static fromHeaders(headers: HeadersLike | null | undefined, env: NodeJS.ProcessEnv = process.env): ExecutionContext {
+  static fromHeaders(headers: HeadersLike | null | undefined, env: Env = processEnv()): ExecutionContext {
     const read = (name: string) => headerValue(headers, name)?.trim() || undefined;
     return new ExecutionContext({
       userId: read(NOVAOS_CONTEXT_HEADERS.userId),

@@ -7,8 +7,37 @@
  * IP-literal host is covered only by a suffix equal to it: `0.0.1` must not
  * cover `127.0.0.1`.
  */
-import { isIP } from "node:net";
-import { domainToASCII } from "node:url";
+
+const IPV4_OCTET = "(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)";
+const IPV4 = new RegExp(`^${IPV4_OCTET}(?:\\.${IPV4_OCTET}){3}$`);
+
+/**
+ * Whether `host` is an IP literal (dotted-quad IPv4, or IPv6 without
+ * brackets). Written over the WHATWG URL parser rather than `node:net`, so
+ * the rule runs wherever the client does (browsers, workers).
+ */
+export function isIpLiteral(host: string): boolean {
+  if (IPV4.test(host)) return true;
+  if (!host.includes(":") || /[^0-9a-f:.]/i.test(host)) return false;
+  try {
+    new URL(`http://[${host}]/`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `host` in ASCII (IDNA) form, lower-case; "" when it cannot name a host (a port, a path, spaces). */
+function domainToAscii(host: string): string {
+  if (host === "" || /[\s/\\:?#@[\]%]/.test(host)) return "";
+  try {
+    const ascii = new URL(`http://${host}/`).hostname;
+    // A name made only of digits and dots is not a domain: the URL parser would read it as IPv4 ("0.0.1" → 0.0.0.1).
+    return /^[\d.]+$/.test(host) ? host : ascii;
+  } catch {
+    return "";
+  }
+}
 
 /** A host as hosts are compared: lower-case, IPv6 without brackets, no trailing dot. */
 export function normalizeHostname(host: string): string {
@@ -24,12 +53,12 @@ export function normalizeHostname(host: string): string {
 export function normalizeHostSuffix(suffix: string): string | undefined {
   const trimmed = suffix.trim().replace(/^\.+/, "").replace(/\.$/, "");
   const bare = trimmed.startsWith("[") && trimmed.endsWith("]") ? trimmed.slice(1, -1) : trimmed;
-  const ascii = isIP(bare) ? bare.toLowerCase() : domainToASCII(bare);
+  const ascii = isIpLiteral(bare) ? bare.toLowerCase() : domainToAscii(bare);
   return ascii === "" ? undefined : ascii;
 }
 
 /** Whether `hostname` (normalized with `normalizeHostname`) is covered by a normalized suffix. */
 export function hostMatchesSuffix(hostname: string, normalizedSuffix: string): boolean {
   if (hostname === normalizedSuffix) return true;
-  return isIP(hostname) === 0 && hostname.endsWith(`.${normalizedSuffix}`);
+  return !isIpLiteral(hostname) && hostname.endsWith(`.${normalizedSuffix}`);
 }

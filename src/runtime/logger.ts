@@ -18,6 +18,8 @@
  */
 import { type DestinationStream, type Level, type LogFn, type Logger, pino } from "pino";
 import { maskPii, maskPiiInObject } from "../security/pii.js";
+import { prettyDestination } from "./pretty-log.js";
+import { processEnv } from "./process-env.js";
 
 export type { Logger };
 
@@ -32,6 +34,11 @@ export interface CreateLoggerOptions {
   level?: Level | "silent";
   /** Where lines go; default stdout. */
   destination?: DestinationStream;
+  /**
+   * `json` (the platform's line, the default) or `pretty` (for a person at a
+   * terminal, see pretty-log.ts). Default: `NOVAOS_LOG_FORMAT`, else `json`.
+   */
+  format?: "json" | "pretty";
   /** Applied to every message and logged value. Default: the SDK's PII masker; `false` writes lines as given. */
   mask?: PiiMasker | false;
 }
@@ -89,7 +96,9 @@ function maskingHook(mask: PiiMasker) {
 
 /** A root logger with the platform's line format. */
 export function createLogger(options: CreateLoggerOptions = {}): Logger {
-  const level = options.level ?? (process.env.LOG_LEVEL as Level | undefined) ?? "info";
+  const env = processEnv();
+  const level = options.level ?? (env.LOG_LEVEL as Level | undefined) ?? "info";
+  const pretty = (options.format ?? env.NOVAOS_LOG_FORMAT) === "pretty";
   const mask = options.mask ?? PII_MASKER;
   const config = {
     level,
@@ -99,7 +108,13 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
     formatters: { level: (label: string) => ({ level: label }) },
     ...(mask ? { hooks: { logMethod: maskingHook(mask) } } : {}),
   };
-  return options.destination ? pino(config, options.destination) : pino(config);
+  const destination =
+    pretty && options.destination
+      ? prettyDestination((text) => options.destination?.write(text))
+      : pretty
+        ? prettyDestination((text) => process.stdout.write(text))
+        : options.destination;
+  return destination ? pino(config, destination) : pino(config);
 }
 
 let defaultRoot: Logger | undefined;

@@ -12,16 +12,15 @@
  * must not stamp later runs with it, hence last). Without any of them,
  * nothing is sent.
  */
-import { context, isSpanContextValid, propagation, trace } from "@opentelemetry/api";
 import { headerValue } from "../a2a/headers.js";
+import { otel } from "./otel.js";
+import { type Env, processEnv } from "./process-env.js";
 
 /** The environment variable a launcher may set with the trace to continue. */
 export const TRACEPARENT_ENV = "TRACEPARENT";
 
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/;
 const ALL_ZERO = /^0+$/;
-
-type Env = Readonly<Record<string, string | undefined>>;
 
 function parse(value: string): RegExpExecArray | undefined {
   const match = TRACEPARENT.exec(value);
@@ -48,9 +47,10 @@ export function extractParentId(traceparent: string): string | undefined {
 }
 
 /** The `traceparent` of the active OpenTelemetry span, else a valid `TRACEPARENT` from `env`, else "". */
-export function getTraceparent(env: Env = process.env): string {
-  const span = trace.getSpanContext(context.active());
-  if (span && isSpanContextValid(span)) {
+export function getTraceparent(env: Env = processEnv()): string {
+  const api = otel();
+  const span = api?.trace.getSpanContext(api.context.active());
+  if (api && span && api.isSpanContextValid(span)) {
     return `00-${span.traceId}-${span.spanId}-${(span.traceFlags & 0xff).toString(16).padStart(2, "0")}`;
   }
   const fromEnv = env[TRACEPARENT_ENV]?.trim() ?? "";
@@ -63,10 +63,11 @@ export function getTraceparent(env: Env = process.env): string {
  * baggage...), else `getTraceparent()`. Headers that already carry a
  * `traceparent` (any case) are left as they are: an explicit value wins.
  */
-export function injectTraceHeaders(headers: Record<string, string>, env: Env = process.env): Record<string, string> {
+export function injectTraceHeaders(headers: Record<string, string>, env: Env = processEnv()): Record<string, string> {
   if (headerValue(headers, "traceparent") !== undefined) return headers;
   const injected: Record<string, string> = {};
-  propagation.inject(context.active(), injected);
+  const api = otel();
+  api?.propagation.inject(api.context.active(), injected);
   if (injected.traceparent === undefined) {
     const traceparent = getTraceparent(env);
     if (traceparent !== "") injected.traceparent = traceparent;
@@ -85,7 +86,7 @@ export function injectTraceHeaders(headers: Record<string, string>, env: Env = p
 export function propagateTrace(
   headers: Record<string, string>,
   traceparent = "",
-  env: Env = process.env,
+  env: Env = processEnv(),
 ): Record<string, string> {
   const copy = { ...headers };
   if (!isValidTraceparent(traceparent)) return injectTraceHeaders(copy, env);

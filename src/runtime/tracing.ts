@@ -1,7 +1,7 @@
 /**
- * Spans around the SDK's platform calls, over `@opentelemetry/api`: with no
- * OpenTelemetry SDK registered the span is a no-op and the callback simply
- * runs. The callback runs with its span active, so the trace headers it
+ * Spans around the SDK's platform calls, over `@opentelemetry/api` (an
+ * optional peer, see otel.ts): with no OpenTelemetry SDK registered, or no
+ * API installed, the span is a no-op and the callback simply runs. The callback runs with its span active, so the trace headers it
  * sends (`injectTraceHeaders`) name that span as the parent.
  *
  *   const hits = await tracedToolCall("novaos.knowledge.query", { args, runId }, () => gateway.call(args));
@@ -11,7 +11,8 @@
  * often carry customer data and spans often leave the tenant, so a tool span
  * records the argument names only, never their values.
  */
-import { type Attributes, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import type { Attributes, Span, SpanContext } from "@opentelemetry/api";
+import { otel } from "./otel.js";
 
 /** The instrumentation scope of the SDK's spans. */
 export const TRACER_NAME = "@novaos/client-sdk";
@@ -23,14 +24,34 @@ export interface ToolCallTraceOptions {
   runId?: string | undefined;
 }
 
+const INVALID_SPAN_CONTEXT: SpanContext = { traceId: "0".repeat(32), spanId: "0".repeat(16), traceFlags: 0 };
+
+/** The span a callback gets when `@opentelemetry/api` is not installed: records nothing. */
+const NO_SPAN: Span = {
+  spanContext: () => INVALID_SPAN_CONTEXT,
+  setAttribute: () => NO_SPAN,
+  setAttributes: () => NO_SPAN,
+  addEvent: () => NO_SPAN,
+  addLink: () => NO_SPAN,
+  addLinks: () => NO_SPAN,
+  setStatus: () => NO_SPAN,
+  updateName: () => NO_SPAN,
+  end: () => undefined,
+  isRecording: () => false,
+  recordException: () => undefined,
+};
+
 /** Runs `fn` inside a new active span; records a throw as the span's error and rethrows it; ends the span. */
 async function inSpan<T>(
   name: string,
-  kind: SpanKind,
+  kind: "CLIENT" | "INTERNAL",
   attributes: Attributes,
   fn: (span: Span) => Promise<T> | T,
 ): Promise<T> {
-  return trace.getTracer(TRACER_NAME).startActiveSpan(name, { kind, attributes }, async (span) => {
+  const api = otel();
+  if (!api) return fn(NO_SPAN);
+  const { SpanKind, SpanStatusCode, trace } = api;
+  return trace.getTracer(TRACER_NAME).startActiveSpan(name, { kind: SpanKind[kind], attributes }, async (span) => {
     try {
       return await fn(span);
     } catch (error) {
@@ -61,7 +82,7 @@ export function tracedGatewayCall<T>(method: string, endpoint: string, fn: (span
         ...(url.port !== "" ? { "server.port": Number(url.port) } : {}),
       }
     : { "http.request.method": verb, "url.template": endpoint };
-  return inSpan(`${verb} ${url ? url.pathname : endpoint}`, SpanKind.CLIENT, attributes, fn);
+  return inSpan(`${verb} ${url ? url.pathname : endpoint}`, "CLIENT", attributes, fn);
 }
 
 /** An INTERNAL span `execute_tool <toolName>` around one tool call. */
@@ -76,5 +97,5 @@ export function tracedToolCall<T>(
     "novaos.tool.argument_names": Object.keys(options.args ?? {}).sort(),
   };
   if (options.runId) attributes["novaos.run_id"] = options.runId;
-  return inSpan(`execute_tool ${toolName}`, SpanKind.INTERNAL, attributes, fn);
+  return inSpan(`execute_tool ${toolName}`, "INTERNAL", attributes, fn);
 }

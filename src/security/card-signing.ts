@@ -43,6 +43,7 @@ import {
 import canonicalize from "canonicalize";
 import {
   base64url,
+  type CryptoKey,
   createRemoteJWKSet,
   customFetch,
   decodeProtectedHeader,
@@ -194,7 +195,7 @@ export function canonicalizeAgentCardSchemaForm(card: JsonObject | AgentCard): s
   return canonicalize(stripEmpty(unsignedJson(parsed)) ?? {}) ?? "{}";
 }
 
-/** A private key jose can sign with. */
+/** A private key jose can sign with (jose's `CryptoKey` is the Web Crypto key, typed without the DOM lib). */
 export type CardSigningKey = CryptoKey | KeyObject | JWK;
 
 export interface SignAgentCardOptions {

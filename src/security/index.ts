@@ -1,4 +1,7 @@
-/** Security: PII masking, agent card signing, execution tokens, sealed secrets and the pod keyring. */
+/**
+ * `@novaos/client-sdk/security`: PII masking, agent card signing, execution
+ * tokens, sealed secrets and the pod keyring (jose and @noble load here only).
+ */
 export * from "./card-signing.js";
 export * from "./pii.js";
 export * from "./pod-keyring.js";

@@ -1,13 +1,14 @@
 /**
  * `AgentBuilder`: the entry point for building a NovaOS agent. Register
  * skills, then serve them: `requestHandler()` is the transport-neutral A2A
- * service; `fetchHandler()` and `nodeHandler()` mount the HTTP bindings on a
- * Fetch runtime or on `node:http`.
+ * service; `fetchHandler()` mounts the HTTP bindings on any Fetch runtime.
+ * On Node, `listen(agent, …)` and `nodeHandler(agent)` from
+ * `@novaos/client-sdk/node` serve it (this file stays runtime-neutral).
  *
  * ```ts
- * const agent = new AgentBuilder({ name: "my-agent", version: "1.0.0" });
+ * const agent = new AgentBuilder({ name: "my-agent", version: "1.0.0", auth: "trustedProxy" });
  * agent.skill("greet", { description: "Greet a user" }, async (ctx, inputText) => ({ output: `Hello, ${inputText}!` }));
- * http.createServer(agent.nodeHandler()).listen(8000);
+ * export default { fetch: agent.fetchHandler() };
  * ```
  *
  * Without an `auth` mode the agent answers callers on its own machine only
@@ -21,7 +22,7 @@ import { createLogger, type Logger } from "../runtime/logger.js";
 import { maskPii, maskPiiInObject } from "../security/pii.js";
 import type { ToolBindings } from "../tools/tool-bindings.js";
 import { type AgentCardOptions, buildAgentCard, type CardUrlOptions, checkCardSecurityOptions } from "./agent-card.js";
-import type { ToolsFactory } from "./agent-execution-context.js";
+import type { SkillMemoryOptions, ToolsFactory } from "./agent-execution-context.js";
 import { AgentRequestHandler, type ExtendedAgentCardProvider } from "./agent-request-handler.js";
 import { type AgentAuth, authenticatorFor } from "./auth/agent-auth.js";
 import type { Authenticator } from "./auth/authenticator.js";
@@ -31,11 +32,10 @@ import type { OutputMasker, SkillHandler } from "./execution.js";
 import { createFetchHandler, type FetchHandler } from "./fetch-adapter.js";
 import { agentHttpBindings } from "./http-bindings.js";
 import type { HttpBinding } from "./http-exchange.js";
-import { createNodeListener, type NodeRequestListener } from "./node-adapter.js";
 import type { PushNotificationSender } from "./push/push-notification-sender.js";
 import { InMemoryPushNotificationConfigStore, type PushNotificationConfigStore } from "./push-config-store.js";
 import type { SecretSource } from "./secret-source.js";
-import { type AgentServer, type ListenOptions, listenAgent, servedInterfaces } from "./serve-agent.js";
+import { servedInterfaces } from "./served-interfaces.js";
 import { type RegisteredSkill, registeredSkill, type SkillOptions } from "./skills.js";
 import { InMemoryTaskStore, type TaskStore } from "./task-store.js";
 
@@ -81,6 +81,12 @@ export interface AgentBuilderOptions<TTools = ToolBindings> {
    * tenant, trace and custom headers (`createPlatformTools`).
    */
   tools?: ToolsFactory<TTools>;
+  /**
+   * Where `ctx.memory` reaches the Memory Service (its clients and the
+   * runtime's pre-fetch): `baseUrl` (default `MEMORY_SERVICE_URL`), a `fetch`,
+   * resilience options.
+   */
+  memory?: SkillMemoryOptions;
   /** Root logger; default JSON lines on stdout with PII masked. */
   logger?: Logger;
   /** The extended agent card (GetExtendedAgentCard); without one that method answers -32004. */
@@ -236,8 +242,8 @@ export class AgentBuilder<TTools = ToolBindings> {
 
   /**
    * The agent card content, for whoever publishes it; without given
-   * interfaces, those `listen()` serves. Its security is the `auth` mode's:
-   * with a mode chosen, options that restate it are refused.
+   * interfaces, those `listen(agent)` serves. Its security is the `auth`
+   * mode's: with a mode chosen, options that restate it are refused.
    */
   toAgentCard(options: AgentCardOptions = {}): AgentCard {
     checkCardSecurityOptions(options, this.auth);
@@ -275,6 +281,7 @@ export class AgentBuilder<TTools = ToolBindings> {
         defaultOutputModes: this.defaultOutputModes,
         secrets: this.#options.secrets,
         tools: this.#options.tools as ToolsFactory<unknown> | undefined,
+        memory: this.#options.memory,
         logger: this.logger,
         masker: this.#options.maskOutputPii ? PII_MASKER : undefined,
         extendedAgentCard: typeof extended === "function" || extended === undefined ? extended : () => extended,
@@ -310,19 +317,5 @@ export class AgentBuilder<TTools = ToolBindings> {
     }
     const bindings = this.httpBindings(options);
     return createFetchHandler(() => bindings, { logger: this.logger });
-  }
-
-  /**
-   * Serves this agent on Node over JSON-RPC and HTTP+JSON (`port`) and, with
-   * `grpcPort`, gRPC (see serve-agent.ts).
-   */
-  listen(options: ListenOptions): Promise<AgentServer> {
-    return listenAgent(this, options);
-  }
-
-  /** A `node:http` listener serving the HTTP bindings (also Express middleware). */
-  nodeHandler(options: ServeOptions = {}): NodeRequestListener {
-    const bindings = this.httpBindings(options);
-    return createNodeListener(() => bindings, { logger: this.logger });
   }
 }

@@ -17,10 +17,13 @@ import type { HeadersLike } from "../a2a/headers.js";
 import { headerValue } from "../a2a/headers.js";
 import { SecretNotDeliveredError } from "../errors/novaos-errors.js";
 import { customHeaders } from "../http/custom-headers.js";
+import type { MemoryClientOptions } from "../memory/memory-client.js";
+import { MemoryNamespace } from "../memory/memory-namespace.js";
 import type { PlatformContext } from "../messages/platform-context.js";
 import type { ToolEvent } from "../messages/tool-event.js";
 import { EXECUTION_TOKEN_ENV, ExecutionContext } from "../runtime/execution-context.js";
 import { getAgentLogger, type Logger } from "../runtime/logger.js";
+import { processEnv } from "../runtime/process-env.js";
 import { raceSignal } from "../runtime/race-signal.js";
 import { type SchemaViolation, validateAgainstSchema } from "../runtime/schema-validation.js";
 import type { ToolBindings } from "../tools/tool-bindings.js";
@@ -36,10 +39,17 @@ export interface ConversationTurn {
   readonly content: string;
 }
 
+/**
+ * Options of the Memory Service clients `ctx.memory` makes (and of the
+ * runtime's pre-fetch): where the service is, a fetch, the resilience policy.
+ * The token, trace and skill context are the run's.
+ */
+export type SkillMemoryOptions = Omit<MemoryClientOptions, "auth" | "context" | "traceparent">;
+
 /** Builds the tools a skill reaches through `ctx.tools`, once per execution, on first use. */
 export type ToolsFactory<TTools> = (ctx: AgentExecutionContext<unknown>) => TTools;
 
-/** @internal Where a run's tool events go: the harness's execution of the run. */
+/** Where a run's tool events go: the harness's execution of the run (not exported by any entry). */
 export interface ToolEventChannel {
   emitToolEvent(event: ToolEvent): void;
   readonly bufferedToolEvents: readonly ToolEvent[];
@@ -67,12 +77,14 @@ export interface AgentExecutionContextInit<TTools> {
   readonly secrets: SecretSource | undefined;
   readonly tools: ToolsFactory<TTools>;
   readonly toolEvents: ToolEventChannel;
+  readonly memory?: SkillMemoryOptions | undefined;
 }
 
 export class AgentExecutionContext<TTools = ToolBindings> {
   readonly #init: AgentExecutionContextInit<TTools>;
   #logger: Logger | undefined;
   #tools: { value: TTools } | undefined;
+  #memory: MemoryNamespace | undefined;
   #customHeaders: Record<string, string> | undefined;
   #pod: ExecutionContext | undefined;
 
@@ -205,7 +217,7 @@ export class AgentExecutionContext<TTools = ToolBindings> {
         runId: caller.runId || undefined,
         agentId: caller.agentId || undefined,
         instanceId: caller.instanceId || undefined,
-        executionToken: caller.token ?? (process.env[EXECUTION_TOKEN_ENV] || undefined),
+        executionToken: caller.token ?? (processEnv()[EXECUTION_TOKEN_ENV] || undefined),
       });
     }
     return this.#pod;
@@ -288,6 +300,22 @@ export class AgentExecutionContext<TTools = ToolBindings> {
       this.#init.logger,
     );
     return this.#logger;
+  }
+
+  /**
+   * The Memory Service for this run: `context`, the bundle the runtime
+   * pre-fetched before the skill ran (when `memoryBudget` is set), and
+   * `client()`, a `MemoryClient` bound to the run's token, trace and context.
+   * The same namespace on every read.
+   */
+  get memory(): MemoryNamespace {
+    // The run's token is the execution context's: the caller's verified token, else NOVAOS_EXECUTION_TOKEN.
+    this.#memory ??= new MemoryNamespace(this.executionContext, {
+      ...this.#init.memory,
+      context: this,
+      traceparent: () => this.traceparent,
+    });
+    return this.#memory;
   }
 
   /**

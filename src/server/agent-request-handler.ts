@@ -60,7 +60,7 @@ import { messageText } from "../a2a/text.js";
 import { checkRequestVersion } from "../a2a/version.js";
 import { readPlatformContext } from "../messages/platform-context.js";
 import type { Logger } from "../runtime/logger.js";
-import { AgentExecutionContext, type ToolsFactory } from "./agent-execution-context.js";
+import { AgentExecutionContext, type SkillMemoryOptions, type ToolsFactory } from "./agent-execution-context.js";
 import { type Authenticator, challengeOf } from "./auth/authenticator.js";
 import type { AuthorizeHook } from "./auth/authorize.js";
 import type { CallerIdentity } from "./auth/caller-identity.js";
@@ -84,6 +84,7 @@ import { type RegisteredSkill, routeSkill, SKILL_ID_METADATA_KEY } from "./skill
 import type { StoredTask, TaskStore } from "./task-store.js";
 import { textPart } from "./task-updater.js";
 import { checkHistoryLength, taskView } from "./task-view.js";
+import { callerTraceContext } from "./trace-context.js";
 
 /** Provides the extended agent card per call; undefined means "declared but not configured" (-32007). */
 export type ExtendedAgentCardProvider = (
@@ -104,6 +105,8 @@ export interface AgentRequestHandlerOptions {
   readonly secrets: SecretSource | undefined;
   /** Builds `ctx.tools`; default: the platform tools of `MCP_GATEWAY_URL` (platform-tools.ts). */
   readonly tools: ToolsFactory<unknown> | undefined;
+  /** Options of the Memory Service clients of `ctx.memory` and of the memory pre-fetch. */
+  readonly memory?: SkillMemoryOptions | undefined;
   readonly logger: Logger;
   readonly masker: OutputMasker | undefined;
   readonly extendedAgentCard: ExtendedAgentCardProvider | undefined;
@@ -372,6 +375,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
       logger: this.#options.logger,
       masker: this.#options.masker,
       stream: streaming,
+      traceContext: callerTraceContext(context.headers, platform?.traceparent),
     });
     const snapshot = streaming ? live.snapshot() : undefined;
     const ctx = new AgentExecutionContext<unknown>({
@@ -394,6 +398,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
       secrets: this.#options.secrets,
       tools: this.#tools,
       toolEvents: execution,
+      memory: this.#options.memory,
     });
     // Starting writes WORKING, which stores the task (unless it is deferred).
     execution.start(route.skill.handler, ctx, messageText(message));

@@ -1,22 +1,13 @@
 /**
- * Closing a node:http server without cutting what it is answering (the HTTP
- * half of `AgentServer.close({ drainMs })`). Draining stops accepting: the
- * port closes, idle keep-alive connections close, and a request that still
- * arrives on an open connection is refused with 503 and `Connection: close`
- * (another replica can take it). Requests in flight are answered as usual,
- * each with `Connection: close` (or, for a stream whose head went out
- * already, its connection closed once it is finished), so the server's
- * connections end one by one as their last answer does.
+ * The deadline arithmetic of a drain (`AgentServer.close({ drainMs })`),
+ * shared by the HTTP drain (src/node/http-drain.ts) and the gRPC server's.
  */
-import type { IncomingMessage, Server, ServerResponse } from "node:http";
-import type { NodeRequestListener } from "./node-adapter.js";
-
 /** How long, after a drain's deadline, the answers it forced (FAILED tasks) get to go out before what is left is cut. */
 export const DRAIN_GRACE_MS = 1000;
 
 /** True when `promise` settles within `ms`, false at the deadline. */
 export async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<false>((resolve) => {
     timer = setTimeout(() => resolve(false), ms);
   });
@@ -24,44 +15,5 @@ export async function settlesWithin(promise: Promise<unknown>, ms: number): Prom
     return await Promise.race([promise.then(() => true as const), deadline]);
   } finally {
     clearTimeout(timer);
-  }
-}
-
-const SHUTTING_DOWN = "The agent is shutting down";
-
-export class HttpDrain {
-  readonly #server: Server;
-  /** Responses being answered (a Set costs less per request than a listener on each). */
-  readonly #inFlight = new Set<ServerResponse>();
-  #draining = false;
-
-  constructor(server: Server) {
-    this.#server = server;
-  }
-
-  /** `serve`, counting the requests in flight, and refusing new ones once draining. */
-  listener(serve: NodeRequestListener): (req: IncomingMessage, res: ServerResponse) => void {
-    return (req, res) => {
-      if (this.#draining) {
-        res
-          .writeHead(503, { "content-type": "text/plain", connection: "close", "retry-after": "1" })
-          .end(SHUTTING_DOWN);
-        return;
-      }
-      this.#inFlight.add(res);
-      const done = () => this.#inFlight.delete(res);
-      void serve(req, res).then(done, done);
-    };
-  }
-
-  /** Stops accepting; every connection then ends after its last answer. */
-  start(): void {
-    this.#draining = true;
-    this.#server.close();
-    for (const res of this.#inFlight) {
-      if (!res.headersSent) res.setHeader("connection", "close");
-      else if (!res.writableFinished) res.once("finish", () => this.#server.closeIdleConnections());
-    }
-    this.#server.closeIdleConnections();
   }
 }

@@ -25,7 +25,7 @@
  */
 import { create, fromJson, type JsonValue, toJson } from "@bufbuild/protobuf";
 import { ValueSchema } from "@bufbuild/protobuf/wkt";
-import { context, SpanStatusCode, trace } from "@opentelemetry/api";
+import type { Context, Span } from "@opentelemetry/api";
 import { type Message, type Part, PartSchema, type StreamResponse, TaskState } from "../../gen/a2a_pb.js";
 import { withFiniteJson } from "../a2a/message-values.js";
 import { isInterruptedState } from "../a2a/task-state.js";
@@ -34,10 +34,13 @@ import { skillMetadataPart } from "../messages/metadata-part.js";
 import { type ToolEvent, toolEventsPart } from "../messages/tool-event.js";
 import { runInCopiedScope } from "../runtime/context-var.js";
 import type { Logger } from "../runtime/logger.js";
+import { otel } from "../runtime/otel.js";
+import { TRACER_NAME } from "../runtime/tracing.js";
 import type { AgentExecutionContext, ToolEventChannel } from "./agent-execution-context.js";
 import { type CancellationReason, CancelledError, isCancellation } from "./cancellation.js";
 import type { Subscription } from "./event-queue.js";
 import type { LiveTask, LiveTasks } from "./live-task.js";
+import { withMemoryPrefetch } from "./memory-prefetch.js";
 import { agentMessage, artifact, textPart } from "./message-literals.js";
 import { randomUuid } from "./random-uuid.js";
 import { describeException, type SkillResult, taskStateForSkillStatus } from "./skill-result.js";
@@ -66,6 +69,8 @@ export interface ExecutionOptions {
   readonly masker: OutputMasker | undefined;
   /** Stream the task's events to the starting request (SendStreamingMessage). */
   readonly stream: boolean;
+  /** The caller's trace, which the skill's span continues (trace-context.ts); default the active context. */
+  readonly traceContext?: Context | undefined;
 }
 
 type Outcome =
@@ -74,7 +79,6 @@ type Outcome =
   | { readonly kind: "preempted" };
 
 const PREEMPTED: Outcome = { kind: "preempted" };
-const tracer = trace.getTracer("@novaos/client-sdk");
 
 export class Execution implements ToolEventChannel {
   readonly live: LiveTask;
@@ -176,18 +180,31 @@ export class Execution implements ToolEventChannel {
 
   async #run(handler: SkillHandler, ctx: AgentExecutionContext<unknown>, inputText: string): Promise<void> {
     const { logger, skillId } = this.#options;
-    const span = tracer.startSpan(`skill ${skillId}`, {
-      attributes: { "novaos.skill.id": skillId, "a2a.task.id": this.live.task.id },
-    });
-    // Only a recording span (an OpenTelemetry SDK is installed) is worth making the active one.
-    const call = span.isRecording()
-      ? () => context.with(trace.setSpan(context.active(), span), () => handler(ctx, inputText))
-      : () => handler(ctx, inputText);
-    const outcome = await this.#settle(call);
-    if (outcome.kind === "threw" && !isCancellation(outcome.error)) {
-      span.setStatus({ code: SpanStatusCode.ERROR, message: describeException(outcome.error) });
+    const api = otel();
+    const skill = withMemoryPrefetch(handler, ctx, inputText);
+    let span: Span | undefined;
+    let call = skill;
+    if (api) {
+      const parent = this.#options.traceContext ?? api.context.active();
+      const started = api.trace
+        .getTracer(TRACER_NAME)
+        .startSpan(
+          `skill ${skillId}`,
+          { attributes: { "novaos.skill.id": skillId, "a2a.task.id": this.live.task.id } },
+          parent,
+        );
+      span = started;
+      // The span is made the active one when it records (an OpenTelemetry SDK is installed) or continues a
+      // caller's trace: the skill's outbound calls then carry it. Otherwise there is nothing to carry.
+      if (started.isRecording() || parent !== api.context.active()) {
+        call = () => api.context.with(api.trace.setSpan(parent, started), skill);
+      }
     }
-    span.end();
+    const outcome = await this.#settle(call);
+    if (api && outcome.kind === "threw" && !isCancellation(outcome.error)) {
+      span?.setStatus({ code: api.SpanStatusCode.ERROR, message: describeException(outcome.error) });
+    }
+    span?.end();
     if (outcome.kind === "preempted") return;
     try {
       await this.#finalize(outcome);

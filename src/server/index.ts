@@ -1,4 +1,10 @@
-/** The agent side: serving A2A, and the runtime pieces skills use (context variables, logging, pod context). */
+/**
+ * `@novaos/client-sdk/server`: the agent side — `AgentBuilder`, its Fetch
+ * handler, the harness, stores and `TaskUpdater`, and the runtime pieces
+ * skills use (context variables, logging, pod context). Runtime-neutral: it
+ * serves on any Fetch runtime (Bun, Deno, workers); `/node` adds `listen()`
+ * and the `node:http` handler, `/grpc` the gRPC binding.
+ */
 
 export { ContextVar, hasScope, LookupError, runInCopiedScope, runInNewScope } from "../runtime/context-var.js";
 export {
@@ -28,6 +34,7 @@ export { AGENT_CARD_MAX_AGE_SECONDS, type AgentCardOptions, type CardUrlOptions 
 export {
   AgentExecutionContext,
   type ConversationTurn,
+  type SkillMemoryOptions,
   type ToolsFactory,
 } from "./agent-execution-context.js";
 export {
@@ -62,22 +69,12 @@ export { EventQueue, Subscription } from "./event-queue.js";
 export type { OutputMasker, SkillHandler } from "./execution.js";
 export { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from "./fetch-adapter.js";
 export { type BatchedFrames, batchedFrames, FRAME_BATCHES, hasFrameBatches } from "./frame-batches.js";
-export {
-  createGrpcNodeHandler,
-  type GrpcHandlerOptions,
-  type GrpcListenOptions,
-  type GrpcNodeHandler,
-  type GrpcServer,
-  listenGrpc,
-} from "./grpc/grpc-server.js";
-export { type A2AServiceImplOptions, a2aGrpcRoutes, createA2AServiceImpl } from "./grpc/grpc-service.js";
 export { agentHttpBindings } from "./http-bindings.js";
 export type { HttpBinding, HttpBodyReply, HttpReply, HttpRequestLike, HttpStreamReply } from "./http-exchange.js";
 export { HttpJsonBinding, type HttpJsonBindingOptions } from "./http-json/http-json-binding.js";
 export { JsonRpcBinding, type JsonRpcBindingOptions } from "./jsonrpc-binding.js";
 export { DEFAULT_LIST_PAGE_SIZE, MAX_LIST_PAGE_SIZE } from "./list-tasks.js";
 export { DEFAULT_MAX_HISTORY_BYTES, HISTORY_TRIMMED_METADATA_KEY } from "./live-task.js";
-export { createNodeListener, type NodeListenerOptions, type NodeRequestListener } from "./node-adapter.js";
 export { createPlatformTools, type PlatformToolsOptions, platformToolsFactory } from "./platform-tools.js";
 export {
   DEFAULT_PUSH_BASE_DELAY_MS,
@@ -104,7 +101,6 @@ export {
 export type { A2AHandlerMethod, A2ARequestHandler } from "./request-handler.js";
 export { handlerMethodName } from "./request-handler.js";
 export type { SecretCallInfo, SecretSource } from "./secret-source.js";
-export type { AgentServer, ListenOptions } from "./serve-agent.js";
 export {
   describeException,
   SKILL_STATUS_TO_TASK_STATE,

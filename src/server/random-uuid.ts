@@ -5,19 +5,34 @@
  * buffer and read out as one flat string, where Node builds each UUID from
  * twenty string concatenations that V8 then has to flatten before hashing,
  * comparing or writing it (four UUIDs were ~4% of a SendMessage's work).
+ * Web Crypto and a Node-style `Buffer` when the runtime has one (Node, Bun,
+ * Deno), a TextDecoder elsewhere: the server runs on Fetch runtimes too.
  */
-import { Buffer } from "node:buffer";
-import { randomFillSync } from "node:crypto";
+
+/** The part of Node's `Buffer` used here, found on the global object rather than imported from `node:buffer`. */
+interface BufferClass {
+  from(memory: ArrayBufferLike, offset: number, length: number): { toString(encoding: "latin1"): string };
+}
+const NodeBuffer = (globalThis as { Buffer?: BufferClass }).Buffer;
 
 const BATCH = 128;
-const random = Buffer.allocUnsafe(16 * BATCH);
+const random = new Uint8Array(16 * BATCH);
 let used = BATCH;
-const text = Buffer.allocUnsafe(36);
-const HEX = Buffer.from("0123456789abcdef", "latin1");
+const text = new Uint8Array(36);
+const HEX = new TextEncoder().encode("0123456789abcdef");
+const textAsString: () => string = NodeBuffer
+  ? (
+      (view) => () =>
+        view.toString("latin1")
+    )(NodeBuffer.from(text.buffer, 0, 36))
+  : (
+      (decoder) => () =>
+        decoder.decode(text)
+    )(new TextDecoder("latin1"));
 
 export function randomUuid(): string {
   if (used === BATCH) {
-    randomFillSync(random);
+    crypto.getRandomValues(random);
     used = 0;
   }
   const at = used++ * 16;
@@ -31,5 +46,5 @@ export function randomUuid(): string {
     text[out++] = HEX[byte >> 4] as number;
     text[out++] = HEX[byte & 0x0f] as number;
   }
-  return text.toString("latin1", 0, 36);
+  return textAsString();
 }

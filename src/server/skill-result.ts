@@ -22,8 +22,11 @@ export type SkillStatus =
 export interface SkillResult {
   /** The skill's answer: a string becomes a text part, any other JSON value a data part. */
   output?: JsonValue | undefined;
-  /** Default `COMPLETED`. An unknown value fails the task, naming the value. */
-  status?: SkillStatus | (string & {});
+  /**
+   * Default `COMPLETED`. A closed union: a typo is a compile error. A value
+   * outside it (from JavaScript) fails the task, naming the value.
+   */
+  status?: SkillStatus;
   /** Why the skill failed (FAILED / ERROR); becomes the status message. */
   error?: string | undefined;
   /** Structured data for the caller, sent as a second, data part tagged as skill metadata. */

@@ -22,9 +22,11 @@ import type { SkillHandler } from "./execution.js";
 export { SKILL_ID_METADATA_KEY };
 
 export interface SkillOptions {
+  /** Default: the name (the card needs one, decision S650). */
   description?: string;
   /** The routing key and the card's `AgentSkill.id`; default: the name. */
   id?: string;
+  /** Default: the skill's id as its one tag (the card needs at least one, decision S650). */
   tags?: readonly string[];
   examples?: readonly string[];
   /** Media types the skill accepts; parts with another explicit media type are refused (-32005). */
@@ -49,11 +51,12 @@ export interface RegisteredSkill {
 export function registeredSkill(name: string, options: SkillOptions, handler: SkillHandler): RegisteredSkill {
   if (!name) throw new TypeError("A skill needs a non-empty name");
   if (typeof handler !== "function") throw new TypeError(`Skill '${name}' needs a handler function`);
+  const id = options.id || name;
   const card = create(AgentSkillSchema, {
-    id: options.id || name,
+    id,
     name,
-    description: options.description ?? "",
-    tags: [...(options.tags ?? [])],
+    description: options.description || name,
+    tags: options.tags?.length ? [...options.tags] : [id],
     examples: [...(options.examples ?? [])],
     inputModes: [...(options.inputModes ?? [])],
     outputModes: [...(options.outputModes ?? [])],

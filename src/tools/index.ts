@@ -24,6 +24,7 @@ export {
   TERMINAL_GRAPH_STATES,
   TERMINAL_JOB_STATES,
 } from "./knowledge-tool.js";
+export { MCP_SESSION_ID_HEADER, type McpSession } from "./mcp-session.js";
 export {
   type CallToolResult,
   DEFAULT_MAX_REPLY_BYTES,
@@ -33,16 +34,12 @@ export {
   type ToolResilienceOptions,
 } from "./mcp-tool-gateway.js";
 export {
-  MAX_MEMORY_CONTENT_BYTES,
-  MAX_MEMORY_HINT_BYTES,
   type MemoryAssembleArguments,
   type MemoryChanges,
   type MemoryForgetArguments,
   type MemoryHintArguments,
   type MemoryQueryArguments,
-  type MemoryScope,
   MemoryTool,
-  type MemoryType,
   type MemoryWriteArguments,
 } from "./memory-tool.js";
 export { type NotifySendArguments, NotifyTool } from "./notify-tool.js";

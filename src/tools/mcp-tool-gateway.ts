@@ -18,13 +18,21 @@
  */
 import type { components } from "../../gen/openapi/mcp-gateway.js";
 import { NovaOSError, NovaOSServerError, NovaOSValidationError } from "../errors/novaos-errors.js";
+import { checkBaseUrl } from "../http/base-url.js";
 import { BodyTooLargeError, readErrorBody, readStreamBody } from "../http/capped-body.js";
-import { checkBaseUrl } from "../http/platform-client.js";
+import { isJsonMediaType } from "../http/json-media-type.js";
 import { platformHttpError } from "../http/platform-http-error.js";
 import { connectionError } from "../http/transport-failure.js";
 import { type Clock, systemClock } from "../runtime/clock.js";
 import { type ResilienceOptions, ResiliencePolicy } from "../runtime/resilience.js";
 import { gatewayRpcError } from "./gateway-rpc-error.js";
+import {
+  forgetSession,
+  isSessionExpiredAnswer,
+  keepSession,
+  MCP_SESSION_ID_HEADER,
+  type McpSession,
+} from "./mcp-session.js";
 import { toolService } from "./tool-names.js";
 
 export type CallToolResult = components["schemas"]["CallToolResult"];
@@ -37,9 +45,6 @@ export const TOOLS_CALL_PATH = "/mcp/v1/tools/call";
 export const DEFAULT_MAX_REPLY_BYTES = 32 * 1024 * 1024;
 /** The gateway refuses larger requests (413); the SDK refuses them first. */
 export const MAX_REQUEST_BYTES = 10 * 1024 * 1024;
-
-const SESSION_ID = /^[\x21-\x7E]{1,128}$/;
-const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]*\+)?json\s*(?:;|$)/i;
 
 /** The resilience settings a gateway applies to every service's policy. */
 export type ToolResilienceOptions = Pick<
@@ -60,11 +65,6 @@ export interface McpToolGatewayOptions {
   resilience?: ToolResilienceOptions | undefined;
   /** Answers larger than this are refused. Default 32 MiB. */
   maxReplyBytes?: number | undefined;
-}
-
-/** The MCP session of one run: the id of the gateway's last answer, sent with the next call. */
-export interface McpSession {
-  id: string | undefined;
 }
 
 /** One `tools/call`, ready to send. */
@@ -144,10 +144,9 @@ export class McpToolGateway {
     let response = await this.#post(call, signal, sent);
     if (response.status === 404 && sent !== undefined) {
       const body = await readErrorBody(response);
-      if ((body as { error?: unknown } | null)?.error !== "session_expired")
-        throw this.#httpError(response, body, call);
+      if (!isSessionExpiredAnswer(response.status, body)) throw this.#httpError(response, body, call);
       // Nothing ran: the same request once more, in a new session.
-      if (call.session.id === sent) call.session.id = undefined;
+      forgetSession(call.session, sent);
       response = await this.#post(call, signal, undefined);
     }
     return this.#answer(response, call, signal);
@@ -159,7 +158,7 @@ export class McpToolGateway {
       "content-type": "application/json",
       accept: "application/json",
     };
-    if (sessionId !== undefined) headers["mcp-session-id"] = sessionId;
+    if (sessionId !== undefined) headers[MCP_SESSION_ID_HEADER] = sessionId;
     try {
       return await this.#fetch(this.#endpoint, { method: "POST", headers, body: call.body, signal });
     } catch (error) {
@@ -177,7 +176,7 @@ export class McpToolGateway {
       throw this.#httpError(response, body, call);
     }
     const contentType = response.headers.get("content-type") ?? "";
-    if (!JSON_MEDIA_TYPE.test(contentType)) {
+    if (!isJsonMediaType(contentType)) {
       await response.body?.cancel().catch(() => undefined);
       throw this.#protocolError(call, `answered ${contentType || "no content type"}, not JSON`);
     }
@@ -190,8 +189,7 @@ export class McpToolGateway {
       }
       throw this.#lost(error, signal, call);
     }
-    const session = response.headers.get("mcp-session-id");
-    if (session !== null && SESSION_ID.test(session)) call.session.id = session;
+    keepSession(call.session, response);
     return { result: this.#decode(new TextDecoder().decode(bytes), call), bytes: bytes.byteLength };
   }
 

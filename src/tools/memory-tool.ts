@@ -7,19 +7,12 @@
  * nothing to change are refused before anything is sent.
  */
 import type { components } from "../../gen/openapi/mcp-gateway.js";
-import { NovaOSValidationError } from "../errors/novaos-errors.js";
-import { utf8Bytes } from "./tool-arguments.js";
+import { text } from "../http/argument-checks.js";
+import { MAX_MEMORY_CONTENT_BYTES, MAX_MEMORY_HINT_BYTES, memoryChanges } from "../memory/memory-limits.js";
+import type { MemoryScope, MemoryType } from "../memory/memory-results.js";
 import { ToolBinding } from "./tool-binding.js";
 import type { ToolCallOptions } from "./tool-caller.js";
 import type { ToolArguments, ToolResult } from "./tool-catalog.js";
-
-export type MemoryScope = components["schemas"]["MemoryScope"];
-export type MemoryType = components["schemas"]["MemoryType"];
-
-/** The most UTF-8 bytes of a memory's content. */
-export const MAX_MEMORY_CONTENT_BYTES = 32 * 1024;
-/** The most UTF-8 bytes of a hint. */
-export const MAX_MEMORY_HINT_BYTES = 8 * 1024;
 
 export type MemoryQueryArguments = Omit<ToolArguments<"novaos.memory.query">, "scope" | "query"> & {
   /** Shortcut for `filters.memory_type`. */
@@ -38,12 +31,6 @@ export interface MemoryChanges {
 export type MemoryForgetArguments = Omit<ToolArguments<"novaos.memory.forget">, "scope" | "memory_id" | "reason">;
 export type MemoryHintArguments = Omit<ToolArguments<"novaos.memory.hint">, "hint" | "conversation_id">;
 export type MemoryAssembleArguments = Omit<ToolArguments<"novaos.memory.assemble">, "query">;
-
-function checkBytes(text: unknown, limit: number, field: string): void {
-  if (typeof text === "string" && utf8Bytes(text) > limit) {
-    throw new NovaOSValidationError(`${field} exceeds ${limit} bytes of UTF-8`, { field });
-  }
-}
 
 export class MemoryTool extends ToolBinding {
   /** Memories of one scope ranked by similarity to `query`; `memory_type` and `conversation_id` narrow it. */
@@ -73,7 +60,7 @@ export class MemoryTool extends ToolBinding {
     args: MemoryWriteArguments = {},
     options?: ToolCallOptions,
   ): Promise<ToolResult<"novaos.memory.write">> {
-    checkBytes(content, MAX_MEMORY_CONTENT_BYTES, "content");
+    text(content, "content", { maxBytes: MAX_MEMORY_CONTENT_BYTES });
     return this.caller.call("novaos.memory.write", { ...args, scope, content }, options);
   }
 
@@ -85,14 +72,11 @@ export class MemoryTool extends ToolBinding {
     changes: MemoryChanges,
     options?: ToolCallOptions,
   ): Promise<ToolResult<"novaos.memory.update">> {
-    const { content, tags, confidence, custom } = changes;
-    if (content === undefined && tags === undefined && confidence === undefined && custom === undefined) {
-      throw new NovaOSValidationError("An update must change at least one of content, tags, confidence, custom", {
-        field: "changes",
-      });
-    }
-    checkBytes(content, MAX_MEMORY_CONTENT_BYTES, "content");
-    return this.caller.call("novaos.memory.update", { ...changes, scope, memory_id: memoryId, version }, options);
+    return this.caller.call(
+      "novaos.memory.update",
+      { ...memoryChanges(changes), scope, memory_id: memoryId, version },
+      options,
+    );
   }
 
   /** Deletes a memory, saying why (for the audit trail). */
@@ -113,7 +97,7 @@ export class MemoryTool extends ToolBinding {
     args: MemoryHintArguments = {},
     options?: ToolCallOptions,
   ): Promise<ToolResult<"novaos.memory.hint">> {
-    checkBytes(hint, MAX_MEMORY_HINT_BYTES, "hint");
+    text(hint, "hint", { maxBytes: MAX_MEMORY_HINT_BYTES });
     return this.caller.call("novaos.memory.hint", { ...args, hint, conversation_id: conversationId }, options);
   }
 

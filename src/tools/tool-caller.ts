@@ -14,17 +14,19 @@
  * answers the tool's result or throws its typed error. The run's signal
  * (`ctx.signal`) ends any call at once with its reason.
  */
+
 import type { JsonObject } from "@bufbuild/protobuf";
 import { MissingExecutionTokenError, NovaOSServerError, NovaOSValidationError } from "../errors/novaos-errors.js";
 import { customHeaders } from "../http/custom-headers.js";
+import { traceContextHeaders } from "../http/trace-headers.js";
 import type { ToolEvent } from "../messages/tool-event.js";
 import { toolCallEvent, toolResultEvent } from "../messages/tool-event.js";
 import { type Clock, systemClock } from "../runtime/clock.js";
 import { getDefaultToolTimeoutS, validateToolTimeout } from "../runtime/config.js";
-import { propagateTrace } from "../runtime/traceparent.js";
 import { tracedToolCall } from "../runtime/tracing.js";
 import { EvaluationContext } from "./evaluation-context.js";
-import { type CallToolResult, MAX_REQUEST_BYTES, type McpSession, McpToolGateway } from "./mcp-tool-gateway.js";
+import type { McpSession } from "./mcp-session.js";
+import { type CallToolResult, MAX_REQUEST_BYTES, McpToolGateway } from "./mcp-tool-gateway.js";
 import { encodeJsonObject, utf8Bytes } from "./tool-arguments.js";
 import { type CatalogToolName, catalogFlags, type ToolArguments, type ToolResult } from "./tool-catalog.js";
 import { MCP_GATEWAY_URL_ENV, ToolError, ToolsNotConfiguredError } from "./tool-errors.js";
@@ -322,8 +324,9 @@ export class ToolCaller {
   #headers(): Record<string, string> {
     const headers: Record<string, string> = { ...this.#customHeaders, authorization: `Bearer ${this.#token}` };
     if (this.#tenantId) headers["x-tenant-id"] = this.#tenantId;
-    // The run's trace, else the active span's; never TRACEPARENT, which names a pod's first run only.
-    return propagateTrace(headers, this.#traceparent, {});
+    // The active span's (the call's execute_tool span), else the run's; never TRACEPARENT, which names a pod's
+    // first run only. The custom headers carry no trace header (ctx.customHeaders filters them).
+    return { ...headers, ...traceContextHeaders(this.#traceparent, {}) };
   }
 
   /** Hands `event` to the run's channel and the custom sink; a sink that throws does not fail the call. */

@@ -1,11 +1,12 @@
-import { create, equals, fromBinary, fromJson, toBinary } from "@bufbuild/protobuf";
+import { create, equals, fromBinary, fromJson, toBinary, toJson } from "@bufbuild/protobuf";
 import { timestampFromDate, ValueSchema } from "@bufbuild/protobuf/wkt";
-import { describe, expect, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import {
   AgentSkillSchema,
   ListTasksResponseSchema,
   Role,
   SendMessageRequestSchema,
+  type TaskJson,
   TaskSchema,
   TaskState,
 } from "../../gen/a2a_pb.js";
@@ -150,5 +151,13 @@ describe("ProtoJSON conversion", () => {
       }),
     ) as { tasks: Record<string, unknown>[] };
     expect(json.tasks[0]).toEqual({ id: "t", status: { state: "TASK_STATE_WORKING" } });
+  });
+});
+
+describe("generated JSON types (json_types=true)", () => {
+  it("toJson of an A2A schema is typed: fields read without a cast", () => {
+    const json = toJson(TaskSchema, create(TaskSchema, { id: "t-1", contextId: "c-1" }));
+    expectTypeOf(json).toEqualTypeOf<TaskJson>();
+    expect([json.id, json.contextId]).toEqual(["t-1", "c-1"]);
   });
 });

@@ -59,6 +59,12 @@ describe("import boundaries", () => {
     ["discovery/ → platform/", { from: "src/discovery/agent-dns-client.ts", to: "src/platform/index.ts" }],
     ["discovery/ → a client internal", { from: "src/discovery/guarded-client.ts", to: "src/client/client.ts" }],
     ["anything → the package entry", { from: "src/server/index.ts", to: "src/index.ts" }],
+    ["the universal entry → server/", { from: "src/index.ts", to: "src/server/index.ts" }],
+    ["the universal entry → security/", { from: "src/index.ts", to: "src/security/index.ts" }],
+    ["client/ → grpc/", { from: "src/client/client.ts", to: "src/grpc/grpc-transport-factory.ts" }],
+    ["server/ → node/", { from: "src/server/agent-builder.ts", to: "src/node/serve-agent.ts" }],
+    ["discovery/ → connect-node's transport", { from: "src/discovery/guarded-client.ts", to: "src/grpc/index.ts" }],
+    ["cli/ → an internal", { from: "src/cli/program.ts", to: "src/client/client.ts" }],
     ["src/ → outside src/ and gen/", { from: "src/a2a/version.ts", to: "tools/generate.ts" }],
   ];
   it.each(forbidden)("refuses %s", (_name, edge) => {
@@ -67,12 +73,18 @@ describe("import boundaries", () => {
 
   const allowed: [string, ImportEdge][] = [
     ["a2a/ → gen/", { from: "src/a2a/bindings.ts", to: "gen/a2a_bindings.ts" }],
-    ["server/ → http/", { from: "src/server/node-adapter.ts", to: "src/http/capped-body.ts" }],
+    ["server/ → http/", { from: "src/server/fetch-adapter.ts", to: "src/http/capped-body.ts" }],
     ["server/ → tools/", { from: "src/server/platform-tools.ts", to: "src/tools/tool-bindings.ts" }],
     ["platform/ → tools/", { from: "src/platform/index.ts", to: "src/tools/index.ts" }],
     ["tools/ → http/", { from: "src/tools/mcp-tool-gateway.ts", to: "src/http/capped-body.ts" }],
     ["discovery/ → the client's public API", { from: "src/discovery/guarded-client.ts", to: "src/client/index.ts" }],
-    ["the package entry → any area", { from: "src/index.ts", to: "src/discovery/index.ts" }],
+    [
+      "discovery/ → the deferred gRPC transport",
+      { from: "src/discovery/guarded-client.ts", to: "src/grpc/grpc-transport-factory.ts" },
+    ],
+    ["the universal entry → client/", { from: "src/index.ts", to: "src/client/index.ts" }],
+    ["node/ → server/", { from: "src/node/serve-agent.ts", to: "src/server/agent-builder.ts" }],
+    ["cli/ → a package entry", { from: "src/cli/program.ts", to: "src/node/index.ts" }],
   ];
   it.each(allowed)("allows %s", (_name, edge) => {
     expect(forbiddenEdge(edge)).toBeUndefined();

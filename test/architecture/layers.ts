@@ -2,7 +2,8 @@
  * The layers of `src/` as data: which area may import which. This is the
  * picture of docs/architecture.md ("Layers"); change both together. An area
  * is a folder directly under `src/` (`gen` is the generated code beside it,
- * `index` the package entry `src/index.ts`).
+ * `index` the universal package entry `src/index.ts`). A package entry is
+ * `src/index.ts` or a folder's `index.ts` (see ENTRY_FOLDERS).
  */
 import * as path from "node:path";
 import ts from "typescript";
@@ -16,11 +17,15 @@ export type Area =
   | "capabilities"
   | "messages"
   | "http"
+  | "memory"
   | "server"
   | "client"
   | "platform"
   | "tools"
   | "discovery"
+  | "grpc"
+  | "node"
+  | "protocol"
   | "index"
   | "cli"
   | "fleet";
@@ -38,16 +43,27 @@ export const MAY_IMPORT: Readonly<Record<Area, readonly Area[]>> = {
   capabilities: BASE,
   messages: BASE,
   http: BASE,
-  // The platform tools (`ctx.tools`): below the agent side, which builds them for each run, and the platform clients.
-  tools: SHARED,
-  server: [...SHARED, "tools"],
+  // The Memory Service client sits below the agent side: every skill's `ctx.memory` makes its clients.
+  memory: [...BASE, "http"],
+  // The platform tools (`ctx.tools`): below the agent side, which builds them for each run, and the platform clients;
+  // `ctx.tools.memory` speaks the Memory Service's types and limits.
+  tools: [...SHARED, "memory"],
+  server: [...SHARED, "memory", "tools"],
   client: SHARED,
-  platform: [...SHARED, "tools"],
-  // Discovery builds A2A clients for what it finds: it uses the client's public API, never its internals.
-  discovery: [...SHARED, "client"],
-  index: [...SHARED, "tools", "server", "client", "platform", "discovery"],
-  // The command-line tool is built on the public API only.
-  cli: ["index"],
+  platform: [...SHARED, "memory", "tools"],
+  // The gRPC binding on Node: a client transport and a server binding, over the seams of both halves.
+  grpc: [...SHARED, "server", "client"],
+  // Discovery builds A2A clients for what it finds: it uses the client's public API, never its internals,
+  // and offers them the gRPC transport through its deferred factory (connect-node loads on a first gRPC call).
+  discovery: [...SHARED, "client", "grpc"],
+  // Serving and calling on Node: listen() serves every binding; the guarded fetch comes from discovery.
+  node: [...SHARED, "server", "client", "grpc", "discovery"],
+  // The protocol entry lists the protocol layer.
+  protocol: ["gen", "a2a"],
+  // The universal entry: nothing that needs Node (test/architecture/universal-entries.test.ts checks the packages).
+  index: ["gen", "a2a", "errors", "runtime", "messages", "http", "client"],
+  // The command-line tool is built on the package entries only.
+  cli: ["index", "server", "node", "grpc", "discovery", "platform", "security", "protocol"],
   // The PostgreSQL stores implement the server's store seam.
   fleet: [...SHARED, "server"],
 };
@@ -60,6 +76,32 @@ const PII_MASKING = "src/security/pii.ts";
 
 /** The one file of `client/` that discovery may import. */
 const CLIENT_PUBLIC_API = "src/client/index.ts";
+
+/** The one file of `grpc/` that discovery may import: the factory that defers connect-node. */
+const GRPC_DEFERRED_TRANSPORT = "src/grpc/grpc-transport-factory.ts";
+
+/**
+ * The package's subpath entries: `@novaos/client-sdk/<name>` is
+ * `src/<name>/index.ts`, and that file IS the entry's list of public names
+ * (the root entry is `src/index.ts`). package.json `exports`, the build and
+ * docs/api.md follow this list; a name added to a folder's index.ts lands in
+ * its entry with no other change.
+ */
+export const ENTRY_FOLDERS = [
+  "server",
+  "node",
+  "grpc",
+  "discovery",
+  "platform",
+  "security",
+  "protocol",
+  "fleet",
+] as const satisfies readonly Area[];
+
+/** Whether `file` (repository-relative) is a package entry. */
+export function isEntry(file: string): boolean {
+  return file === "src/index.ts" || ENTRY_FOLDERS.some((name) => file === `src/${name}/index.ts`);
+}
 
 /** One import: the importing file and the imported one, repository-relative, `.ts` spelled out. */
 export interface ImportEdge {
@@ -88,6 +130,10 @@ export function forbiddenEdge(edge: ImportEdge): string | undefined {
   if (from === "discovery" && to === "client" && edge.to !== CLIENT_PUBLIC_API) {
     return `discovery/ uses client/ through ${CLIENT_PUBLIC_API} only (${edge.from} → ${edge.to})`;
   }
+  if (from === "discovery" && to === "grpc" && edge.to !== GRPC_DEFERRED_TRANSPORT) {
+    return `discovery/ uses grpc/ through ${GRPC_DEFERRED_TRANSPORT} only (${edge.from} → ${edge.to})`;
+  }
+  if (from === "cli" && !isEntry(edge.to)) return `cli/ imports package entries only (${edge.from} → ${edge.to})`;
   return undefined;
 }
 

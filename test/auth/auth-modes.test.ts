@@ -12,6 +12,8 @@ import { jwtVerify, SignJWT } from "jose";
 import { afterEach, describe, expect, it } from "vitest";
 import { PermissionDeniedError } from "../../src/a2a/errors.js";
 import { headerValue } from "../../src/a2a/headers.js";
+import { nodeHandler } from "../../src/node/node-handler.js";
+import { listen } from "../../src/node/serve-agent.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { AgentBuilder, type AgentBuilderOptions } from "../../src/server/agent-builder.js";
 import type { CallerIdentity } from "../../src/server/auth/caller-identity.js";
@@ -110,7 +112,7 @@ describe("apiKey", () => {
       logger: createLogger({ level: "silent" }),
     });
     agent.skill("whoami", (ctx) => ({ output: ctx.identity.principal }));
-    const server = await agent.listen({ port: 0, grpcPort: 0 });
+    const server = await listen(agent, { port: 0, grpcPort: 0 });
     running.push(server);
     const ok = await rpc(server.url, "SendMessage", whoami(), { ...V1, "X-API-Key": "key-of-ops" });
     expect(ok.body.result.task.status.message.parts[0].text).toBe("3:opsoncall");
@@ -280,8 +282,8 @@ describe("the card's security follows the auth mode", () => {
     };
     const agent = new AgentBuilder({ name: "x", auth: "trustedProxy" });
     expect(() => agent.toAgentCard(security)).toThrow("follow from AgentBuilder({ auth })");
-    expect(() => agent.nodeHandler({ agentCard: { securityRequirements: [] } })).toThrow("follow from");
-    await expect(agent.listen({ port: 0, agentCard: security })).rejects.toThrow("follow from");
+    expect(() => nodeHandler(agent, { agentCard: { securityRequirements: [] } })).toThrow("follow from");
+    await expect(listen(agent, { port: 0, agentCard: security })).rejects.toThrow("follow from");
     const unchosen = new AgentBuilder({ name: "y" });
     expect(Object.keys(unchosen.toAgentCard(security).securitySchemes)).toEqual(["bearer"]);
   });

@@ -11,11 +11,11 @@
 import { create } from "@bufbuild/protobuf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AgentCardSchema } from "../../gen/a2a_pb.js";
+import { type AgentServer, listen } from "../../src/node/serve-agent.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { AgentBuilder } from "../../src/server/agent-builder.js";
 import type { CallerIdentity } from "../../src/server/auth/caller-identity.js";
 import { InMemoryPushNotificationConfigStore } from "../../src/server/push-config-store.js";
-import type { AgentServer } from "../../src/server/serve-agent.js";
 import { type Answer, type AuthWire, grpcWire, httpJsonWire, jsonRpcWire } from "./support/auth-wire.js";
 import { type Gateway, runClaims, startGateway } from "./support/execution-tokens.js";
 
@@ -68,7 +68,7 @@ beforeAll(async () => {
     await new Promise<void>((resolve) => held.set(ctx.taskId, resolve));
     return { output: SECRET };
   });
-  server = await agent.listen({ port: 0, grpcPort: 0 });
+  server = await listen(agent, { port: 0, grpcPort: 0 });
   wires = [
     jsonRpcWire(server.url),
     httpJsonWire(server.url),

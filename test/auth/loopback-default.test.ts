@@ -13,6 +13,7 @@ import { create } from "@bufbuild/protobuf";
 import { afterEach, describe, expect, it } from "vitest";
 import { GetTaskRequestSchema } from "../../gen/a2a_pb.js";
 import { PermissionDeniedError } from "../../src/a2a/errors.js";
+import { listen } from "../../src/node/serve-agent.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { AgentBuilder } from "../../src/server/agent-builder.js";
 import { AuthNotConfiguredError, isLoopbackAddress, isLoopbackHost } from "../../src/server/auth/loopback.js";
@@ -109,14 +110,14 @@ describe("an agent without an auth mode", () => {
 
   it("refuses to listen beyond this machine, naming what to set; loopback addresses are fine", async () => {
     for (const host of ["0.0.0.0", "::", "192.0.2.1"]) {
-      await expect(buildAgent().listen({ port: 0, host })).rejects.toThrow(
+      await expect(listen(buildAgent(), { port: 0, host })).rejects.toThrow(
         new AuthNotConfiguredError(
           `Refusing to listen on ${host}: this agent has no authentication configured, so it serves its own machine only (listen on 127.0.0.1, or set new AgentBuilder({ auth }): { mode: "executionToken", verifier } inside NovaOS; { mode: "bearer" }, { mode: "apiKey" } or { mode: "custom" } outside it; "trustedProxy" behind a proxy that authenticates callers; or "none" to serve without authentication)`,
         ),
       );
     }
     for (const host of ["localhost", "127.0.0.2"]) {
-      const server = await buildAgent().listen({ port: 0, host });
+      const server = await listen(buildAgent(), { port: 0, host });
       stops.push(() => server.close());
       expect((await rpc(server.url.replace("localhost", "127.0.0.1"), "ListTasks", {})).body.result.totalSize).toBe(0);
     }

@@ -10,10 +10,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type Task, TaskState } from "../../gen/a2a_pb.js";
 import { Client } from "../../src/client/client.js";
+import { grpcTransport } from "../../src/grpc/index.js";
 import { platformContextMetadata } from "../../src/messages/platform-context.js";
+import { type AgentServer, listen } from "../../src/node/serve-agent.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { AgentBuilder } from "../../src/server/agent-builder.js";
-import type { AgentServer } from "../../src/server/serve-agent.js";
 import { type GatewayDouble, startGateway as startMcpGateway } from "../tools/support/mcp-gateway.js";
 import { type Gateway, runClaims, startGateway } from "./support/execution-tokens.js";
 
@@ -47,7 +48,7 @@ beforeAll(async () => {
     await ctx.tools.files.list();
     return { output: `listed for ${ctx.identity.userId}` };
   });
-  server = await agent.listen({ port: 0, grpcPort: 0 });
+  server = await listen(agent, { port: 0, grpcPort: 0 });
 });
 
 afterAll(async () => {
@@ -59,6 +60,7 @@ afterAll(async () => {
 
 function client(binding: (typeof BINDINGS)[number], token: string): Client {
   return new Client({
+    transports: [grpcTransport()],
     baseUrl: binding === "GRPC" ? `http://${server.grpcTarget}` : server.url,
     binding,
     headers: { authorization: `Bearer ${token}` },

@@ -7,8 +7,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
+import { type AgentServer, listen } from "../../src/node/serve-agent.js";
 import { AgentBuilder } from "../../src/server/agent-builder.js";
-import type { AgentServer } from "../../src/server/serve-agent.js";
 import { cli, jsonLines } from "./support/run-cli.js";
 
 let agent: AgentServer;
@@ -20,7 +20,7 @@ beforeAll(async () => {
   builder.skill("echo", { description: "Repeats what you say", tags: ["demo"] }, async (_ctx, text) => ({
     output: `echo: ${text}`,
   }));
-  agent = await builder.listen({ port: 0 });
+  agent = await listen(builder, { port: 0 });
   const card = await (await fetch(new URL(".well-known/agent-card.json", agent.url))).text();
   // Another origin publishes the card under a path of its own; nothing is at its well-known path.
   publisher = createServer((req, res) => {

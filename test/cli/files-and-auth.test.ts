@@ -9,8 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXIT } from "../../src/cli/exit-codes.js";
+import { type AgentServer, listen } from "../../src/node/serve-agent.js";
 import { AgentBuilder } from "../../src/server/agent-builder.js";
-import type { AgentServer } from "../../src/server/serve-agent.js";
 import { cli, jsonLines } from "./support/run-cli.js";
 
 let server: AgentServer;
@@ -31,7 +31,7 @@ beforeAll(async () => {
     }
     return { output: `Signed in with ${text}` };
   });
-  server = await agent.listen({ port: 0 });
+  server = await listen(agent, { port: 0 });
   dir = await mkdtemp(join(tmpdir(), "novaos-cli-files-"));
 });
 afterAll(async () => {

@@ -7,6 +7,7 @@ import { InvalidAgentResponseError, TaskNotFoundError } from "../../src/a2a/erro
 import { A2AExtension, ExtensionRegistry } from "../../src/a2a/extensions.js";
 import { Client, DEFAULT_TIMEOUT_MS } from "../../src/client/client.js";
 import { NovaOSConnectionError, NovaOSError, NovaOSValidationError } from "../../src/errors/novaos-errors.js";
+import { grpcTransport } from "../../src/grpc/index.js";
 import { BearerTokenAuth } from "../../src/http/auth.js";
 import { type RecordedRequest, sendJson, startHttpServer, type TestHttpServer } from "./support/http-server.js";
 
@@ -94,8 +95,14 @@ describe("construction", () => {
     expect([byCard.baseUrl, byCard.binding, byCard.tenant]).toEqual(["http://a.example/rest", "HTTP+JSON", "acme"]);
     await using byClient = Client.fromAgentCard(card, {
       config: { preferredBindings: ["GRPC", "JSONRPC"], useClientPreference: true },
+      transports: [grpcTransport()],
     });
     expect([byClient.baseUrl, byClient.binding]).toEqual(["http://a.example/grpc", "GRPC"]);
+    // Without a gRPC transport, the client's preference for gRPC passes to the next binding it can speak.
+    await using withoutGrpc = Client.fromAgentCard(card, {
+      config: { preferredBindings: ["GRPC", "JSONRPC"], useClientPreference: true },
+    });
+    expect([withoutGrpc.baseUrl, withoutGrpc.binding]).toEqual(["http://a.example/rpc", "JSONRPC"]);
     await using filtered = Client.fromAgentCard(card, { config: { preferredBindings: ["JSONRPC"] } });
     expect(filtered.baseUrl).toBe("http://a.example/rpc");
   });
@@ -109,6 +116,22 @@ describe("construction", () => {
     );
     expect(() => Client.fromAgentCard(card)).toThrow(NovaOSValidationError);
     expect(() => Client.fromAgentCard(card)).toThrow(/JSONRPC 0\.3/);
+  });
+
+  it("a gRPC interface without a gRPC transport fails with what to import, from a card or a URL", async () => {
+    const card = fromJson(
+      AgentCardSchema,
+      cardJson({
+        supportedInterfaces: [{ url: "grpc://a.example:50051", protocolBinding: "GRPC", protocolVersion: "1.0" }],
+      }),
+    );
+    const hint = /import \{ grpcTransport \} from "@novaos\/client-sdk\/grpc"/;
+    expect(() => Client.fromAgentCard(card)).toThrow(NovaOSValidationError);
+    expect(() => Client.fromAgentCard(card)).toThrow(hint);
+    expect(() => new Client({ baseUrl: "grpc://a.example:50051" })).toThrow(hint);
+    expect(() => new Client({ baseUrl: "http://a.example", binding: "GRPC" })).toThrow(hint);
+    await using withGrpc = Client.fromAgentCard(card, { transports: [grpcTransport()] });
+    expect(withGrpc.binding).toBe("GRPC");
   });
 });
 

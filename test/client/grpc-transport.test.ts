@@ -24,6 +24,7 @@ import {
   NovaOSRateLimitError,
   NovaOSValidationError,
 } from "../../src/errors/novaos-errors.js";
+import { grpcTransport } from "../../src/grpc/index.js";
 import { BearerTokenAuth } from "../../src/http/auth.js";
 
 interface GrpcServer {
@@ -114,6 +115,7 @@ describe("gRPC calls", () => {
     });
     const extensions = new ExtensionRegistry([new A2AExtension({ uri: "https://ext.example/a" })]);
     await using client = new Client({
+      transports: [grpcTransport()],
       baseUrl: server.url,
       binding: "GRPC",
       tenant: "acme",
@@ -135,7 +137,7 @@ describe("gRPC calls", () => {
         throw a2aError(Code.FailedPrecondition, "TASK_NOT_CANCELABLE");
       },
     });
-    await using client = new Client({ baseUrl: server.url, binding: "GRPC" });
+    await using client = new Client({ transports: [grpcTransport()], baseUrl: server.url, binding: "GRPC" });
     const error = await failure(client.cancelTask("t1"));
     expect(error).toBeInstanceOf(TaskNotCancelableError);
     expect((error as TaskNotCancelableError).taskId).toBe("t1");
@@ -157,7 +159,7 @@ describe("gRPC calls", () => {
         throw new ConnectError("plain", code);
       },
     });
-    await using client = new Client({ baseUrl: server.url, binding: "GRPC" });
+    await using client = new Client({ transports: [grpcTransport()], baseUrl: server.url, binding: "GRPC" });
     expect(await failure(client.getTask("t1"))).toBeInstanceOf(ErrorClass);
   });
 
@@ -186,15 +188,15 @@ describe("gRPC calls", () => {
   it("dials a bare host:port and grpc:// target in cleartext, and infers gRPC from them", async () => {
     server = await startGrpcServer({ getTask: (request) => task(request.id) });
     const target = new URL(server.url).host;
-    await using bare = new Client({ baseUrl: target });
+    await using bare = new Client({ transports: [grpcTransport()], baseUrl: target });
     expect(bare.binding).toBe("GRPC");
     expect((await bare.getTask("t1")).id).toBe("t1");
-    await using scheme = new Client({ baseUrl: `grpc://${target}` });
+    await using scheme = new Client({ transports: [grpcTransport()], baseUrl: `grpc://${target}` });
     expect((await scheme.getTask("t2")).id).toBe("t2");
     const card = create(AgentCardSchema, {
       supportedInterfaces: [{ url: target, protocolBinding: "GRPC", protocolVersion: "1.0", tenant: "t" }],
     });
-    await using fromCard = Client.fromAgentCard(card);
+    await using fromCard = Client.fromAgentCard(card, { transports: [grpcTransport()] });
     expect([fromCard.binding, fromCard.tenant]).toEqual(["GRPC", "t"]);
     expect((await fromCard.getTask("t3")).id).toBe("t3");
   });
@@ -204,24 +206,28 @@ describe("gRPC calls", () => {
     const url = server.url;
     await server.close();
     server = undefined;
-    await using client = new Client({ baseUrl: url, binding: "GRPC" });
+    await using client = new Client({ transports: [grpcTransport()], baseUrl: url, binding: "GRPC" });
     expect(await failure(client.getTask("t1"))).toBeInstanceOf(NovaOSConnectionError);
   });
 
-  it("passes grpcNodeOptions to http2.connect (e.g. a guarded lookup)", async () => {
+  it("passes grpcTransport({ nodeOptions }) to http2.connect (e.g. a guarded lookup)", async () => {
     server = await startGrpcServer({ getTask: (request) => task(request.id) });
     const port = new URL(server.url).port;
     const looked: string[] = [];
     await using client = new Client({
       baseUrl: `http://agent.example.test:${port}`,
       binding: "GRPC",
-      grpcNodeOptions: {
-        lookup: ((hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-          looked.push(hostname);
-          if (options.all) callback(null, [{ address: "127.0.0.1", family: 4 }]);
-          else callback(null, "127.0.0.1", 4);
-        }) as never,
-      },
+      transports: [
+        grpcTransport({
+          nodeOptions: {
+            lookup: ((hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+              looked.push(hostname);
+              if (options.all) callback(null, [{ address: "127.0.0.1", family: 4 }]);
+              else callback(null, "127.0.0.1", 4);
+            }) as never,
+          },
+        }),
+      ],
     });
     expect((await client.getTask("t1")).id).toBe("t1");
     expect(looked).toEqual(["agent.example.test"]);
@@ -236,20 +242,20 @@ describe("gRPC calls", () => {
     await using guarded = new Client({
       baseUrl: `http://agent.example.test:${port}`,
       binding: "GRPC",
-      grpcNodeOptions: { lookup: refusing(refusal) },
+      transports: [grpcTransport({ nodeOptions: { lookup: refusing(refusal) } })],
     });
     expect(await failure(guarded.getTask("t1"))).toBe(refusal);
     await using broken = new Client({
       baseUrl: `http://agent.example.test:${port}`,
       binding: "GRPC",
-      grpcNodeOptions: { lookup: refusing(new TypeError("resolver exploded")) },
+      transports: [grpcTransport({ nodeOptions: { lookup: refusing(new TypeError("resolver exploded")) } })],
     });
     expect(await failure(broken.getTask("t1"))).toBeInstanceOf(NovaOSConnectionError);
   });
 
   it("close() closes the HTTP/2 connection", async () => {
     server = await startGrpcServer({ getTask: (request) => task(request.id) });
-    const client = new Client({ baseUrl: server.url, binding: "GRPC" });
+    const client = new Client({ transports: [grpcTransport()], baseUrl: server.url, binding: "GRPC" });
     await client.getTask("t1");
     await client.close();
     await server.sessionsClosed();
@@ -264,7 +270,7 @@ describe("gRPC streams", () => {
         yield frame({ case: "statusUpdate", value: { taskId: "t1", contextId: "c1", status: { state: 3 } } });
       },
     });
-    await using client = new Client({ baseUrl: server.url, binding: "GRPC" });
+    await using client = new Client({ transports: [grpcTransport()], baseUrl: server.url, binding: "GRPC" });
     const cases = [];
     for await (const f of client.sendStreamingMessage("go")) cases.push(f.payload.case);
     expect(cases).toEqual(["task", "statusUpdate"]);
@@ -277,7 +283,7 @@ describe("gRPC streams", () => {
         throw a2aError(Code.NotFound, "TASK_NOT_FOUND");
       },
     });
-    await using client = new Client({ baseUrl: server.url, binding: "GRPC" });
+    await using client = new Client({ transports: [grpcTransport()], baseUrl: server.url, binding: "GRPC" });
     const seen: unknown[] = [];
     const error = await failure(
       (async () => {
@@ -299,7 +305,7 @@ describe("gRPC streams", () => {
         await ready;
       },
     });
-    await using client = new Client({ baseUrl: server.url, binding: "GRPC" });
+    await using client = new Client({ transports: [grpcTransport()], baseUrl: server.url, binding: "GRPC" });
     const error = await failure(
       (async () => {
         for await (const _ of client.sendStreamingMessage("go")) server?.dropConnections();
@@ -315,7 +321,7 @@ describe("gRPC streams", () => {
         yield frame({ case: "task", value: task() });
       },
     });
-    await using client = new Client({ baseUrl: server.url, binding: "GRPC" });
+    await using client = new Client({ transports: [grpcTransport()], baseUrl: server.url, binding: "GRPC" });
     const error = await failure(
       (async () => {
         for await (const _ of client.sendStreamingMessage("go")) {
@@ -335,7 +341,7 @@ describe("gRPC streams", () => {
         await new Promise((resolve) => context.signal.addEventListener("abort", resolve));
       },
     });
-    await using client = new Client({ baseUrl: server.url, binding: "GRPC" });
+    await using client = new Client({ transports: [grpcTransport()], baseUrl: server.url, binding: "GRPC" });
     const controller = new AbortController();
     const reason = new Error("stop");
     const error = await failure(

@@ -117,6 +117,22 @@ describe("AgentDiscoveryService.toClient", () => {
     expect(agent.calls[0]?.params.tenant).toBe("t-9");
   });
 
+  it("reaches an agent on this machine only with allowPrivateIps, and its refusal says so", async () => {
+    const agent = await startEchoAgent();
+    cleanup.push(() => agent.close());
+    const card = agentCardJson({
+      supportedInterfaces: [
+        { url: `http://127.0.0.1:${agent.port}/`, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+      ],
+    });
+    const { discovery } = await discover(card, fakeDns({}));
+    const refused = await rejection(discovery.toClient({ allowedHostSuffixes: ["127.0.0.1"] }));
+    expect(refused).toBeInstanceOf(AgentUrlRejectedError);
+    expect((refused as Error).message).toContain("pass allowPrivateIps: true");
+    const client = keep(await discovery.toClient({ allowedHostSuffixes: ["127.0.0.1"], allowPrivateIps: true }));
+    expect(JSON.stringify(await client.sendMessage("hi"))).toContain("echo: hi");
+  });
+
   it("re-checks at connect time: a card host that rebinds to loopback is never dialled", async () => {
     const agent = await startEchoAgent();
     cleanup.push(() => agent.close());

@@ -9,6 +9,7 @@ import type { JsonObject } from "@bufbuild/protobuf";
 import { exportJWK, generateKeyPair } from "jose";
 import { describe, expect, it } from "vitest";
 import { InvalidAgentCardSignatureError } from "../../src/errors/novaos-errors.js";
+import { listen } from "../../src/node/index.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { signAgentCard, verifyAgentCardSignatures } from "../../src/security/card-signing.js";
 import { AgentBuilder } from "../../src/server/agent-builder.js";
@@ -23,7 +24,7 @@ const security = {
   securityRequirements: [{ schemes: { bearer: {} } }],
 };
 
-describe("a signed card served by agent.listen()", () => {
+describe("a signed card served by listen(agent)", () => {
   it("stops verifying when a scope-less security requirement is removed, swapped or widened", async () => {
     const { privateKey, publicKey } = await generateKeyPair("ES256", { extractable: true });
     await using jwks = await startJwksServer({
@@ -41,7 +42,7 @@ describe("a signed card served by agent.listen()", () => {
       kid: "card-1",
       alg: "ES256",
     });
-    await using server = await agent.listen({
+    await using server = await listen(agent, {
       port: 0,
       publicUrl: PUBLIC_URL,
       agentCard: { ...security, signatures: signed.signatures },

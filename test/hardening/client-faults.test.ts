@@ -14,9 +14,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ProtocolBinding } from "../../src/a2a/constants.js";
 import { Client } from "../../src/client/client.js";
 import { NovaOSError } from "../../src/errors/novaos-errors.js";
+import { grpcTransport } from "../../src/grpc/index.js";
+import { listen } from "../../src/node/index.js";
+import type { AgentServer } from "../../src/node/serve-agent.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { AgentBuilder } from "../../src/server/agent-builder.js";
-import type { AgentServer } from "../../src/server/serve-agent.js";
 
 const BINDINGS: readonly ProtocolBinding[] = ["JSONRPC", "HTTP+JSON", "GRPC"];
 
@@ -42,7 +44,7 @@ beforeAll(async () => {
     return { output: "released" };
   });
   agent.skill("echo", async (_ctx, text) => ({ output: text }));
-  server = await agent.listen({ port: 0, grpcPort: 0 });
+  server = await listen(agent, { port: 0, grpcPort: 0 });
 });
 
 afterAll(async () => {
@@ -66,7 +68,7 @@ afterEach(() => {
 
 function clientFor(binding: ProtocolBinding): Client {
   const baseUrl = binding === "GRPC" ? `http://${server.grpcTarget}` : server.url;
-  return new Client({ baseUrl, binding });
+  return new Client({ transports: [grpcTransport()], baseUrl, binding });
 }
 
 /** The agent still answers, on this binding, and its store still lists tasks. */
@@ -138,7 +140,7 @@ describe("client faults", () => {
 
   it.each(BINDINGS)("%s: a failed connect is a typed error, and closing after it is quiet", async (binding) => {
     const port = await closedPort();
-    const client = new Client({ baseUrl: `http://127.0.0.1:${port}`, binding });
+    const client = new Client({ transports: [grpcTransport()], baseUrl: `http://127.0.0.1:${port}`, binding });
     await expect(client.getTask("t-1")).rejects.toBeInstanceOf(NovaOSError);
     await expect(client.close()).resolves.toBeUndefined();
     await expect(client.getTask("t-1")).rejects.toBeInstanceOf(Error);

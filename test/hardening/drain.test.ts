@@ -16,10 +16,10 @@ import { afterEach, describe, expect, it, onTestFinished } from "vitest";
 import { A2AService, type StreamResponse, TaskState } from "../../gen/a2a_pb.js";
 import { frameState, isLastFrame } from "../../src/a2a/stream-frame.js";
 import { Client } from "../../src/client/client.js";
+import { type AgentServer, listen } from "../../src/node/serve-agent.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { AgentBuilder } from "../../src/server/agent-builder.js";
 import { CancelledError } from "../../src/server/cancellation.js";
-import type { AgentServer } from "../../src/server/serve-agent.js";
 import { userMessage } from "./support.js";
 
 const V1 = { "A2A-Version": "1.0", "content-type": "application/json" };
@@ -125,7 +125,7 @@ function refused(port: number): Promise<boolean> {
 describe("AgentServer.close({ drainMs })", () => {
   it("answers 20 blocking calls in flight on all three bindings, and streams end on their last frame", async () => {
     const { agent, holding, releaseAll } = holdingAgent();
-    server = await agent.listen({ port: 0, grpcPort: 0 });
+    server = await listen(agent, { port: 0, grpcPort: 0 });
     const running = server;
     const bindings = ["JSONRPC", "HTTP+JSON", "GRPC"] as const;
     const calls = Array.from({ length: 20 }, (_, i) =>
@@ -146,7 +146,7 @@ describe("AgentServer.close({ drainMs })", () => {
     }
     await closing;
     // The outcomes were stored: served again, the agent lists 22 completed tasks.
-    server = await agent.listen({ port: 0 });
+    server = await listen(agent, { port: 0 });
     const listed = await (
       await fetch(server.url, {
         method: "POST",
@@ -161,7 +161,7 @@ describe("AgentServer.close({ drainMs })", () => {
 
   it("fails a skill still running at the deadline: its caller and its streams get the FAILED task", async () => {
     const { agent, holding, preempted } = holdingAgent();
-    server = await agent.listen({ port: 0, grpcPort: 0 });
+    server = await listen(agent, { port: 0, grpcPort: 0 });
     const running = server;
     const blocking = blockingCall(running, "JSONRPC");
     await using sse = new Client({ baseUrl: running.url });
@@ -185,7 +185,7 @@ describe("AgentServer.close({ drainMs })", () => {
 
   it("answers a request still arriving during the drain with 503 and Connection: close, and closes", async () => {
     const { agent, holding, releaseAll } = holdingAgent();
-    server = await agent.listen({ port: 0 });
+    server = await listen(agent, { port: 0 });
     const running = server;
     const blocking = blockingCall(running, "JSONRPC");
     await holding(1);

@@ -1,5 +1,5 @@
 /**
- * Test support for the hardening suite: one agent served by `agent.listen()`
+ * Test support for the hardening suite: one agent served by `listen(agent)`
  * on all three bindings, raw callers for each (so an attack is sent exactly
  * as written), and the check every attack ends with: the process still
  * answers, the attacked tenant's store still lists and reads, and another
@@ -10,8 +10,9 @@ import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
 import { expect } from "vitest";
 import { A2AService } from "../../gen/a2a_pb.js";
+import { listen } from "../../src/node/index.js";
+import type { AgentServer } from "../../src/node/serve-agent.js";
 import type { AgentBuilder } from "../../src/server/agent-builder.js";
-import type { AgentServer } from "../../src/server/serve-agent.js";
 
 export const ATTACKER = { "A2A-Version": "1.0", "X-NovaOS-Tenant-Id": "attacker" } as const;
 export const BYSTANDER = { "A2A-Version": "1.0", "X-NovaOS-Tenant-Id": "bystander" } as const;
@@ -47,7 +48,7 @@ async function json(response: Response): Promise<JsonReply> {
 /** Serves `agent` (which must have an `echo` skill) and gives the bystander tenant one task. */
 // biome-ignore lint/suspicious/noExplicitAny: any tools type serves alike.
 export async function serveForAttack(agent: AgentBuilder<any>): Promise<ServedAgent> {
-  const server = await agent.listen({ port: 0, grpcPort: 0 });
+  const server = await listen(agent, { port: 0, grpcPort: 0 });
   const sessions = new Http2SessionManager(`http://${server.grpcTarget}`);
   const served: Omit<ServedAgent, "bystanderTaskId"> = {
     server,

@@ -30,9 +30,10 @@ import { AuthInterceptor } from "../../src/client/auth-interceptor.js";
 import { Client } from "../../src/client/client.js";
 import type { CredentialService } from "../../src/client/credential-service.js";
 import { NovaOSAuthenticationError } from "../../src/errors/novaos-errors.js";
+import { grpcTransport } from "../../src/grpc/index.js";
+import { type AgentServer, listen } from "../../src/node/serve-agent.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { AgentBuilder } from "../../src/server/agent-builder.js";
-import type { AgentServer } from "../../src/server/serve-agent.js";
 import { type Gateway, runClaims, startGateway } from "../auth/support/execution-tokens.js";
 
 const BINDINGS = ["JSONRPC", "HTTP+JSON", "GRPC"] as const;
@@ -53,7 +54,7 @@ beforeAll(async () => {
     logger: createLogger({ level: "silent" }),
   });
   agent.skill("whoami", (ctx, text) => ({ output: `${ctx.identity.userId} said ${text}` }));
-  server = await agent.listen({ port: 0, grpcPort: 0 });
+  server = await listen(agent, { port: 0, grpcPort: 0 });
   card = fromJson(AgentCardSchema, await (await fetch(`${server.url}.well-known/agent-card.json`)).json(), {
     ignoreUnknownFields: true,
   });
@@ -76,6 +77,7 @@ describe("our Client", () => {
     };
     for (const binding of BINDINGS) {
       await using client = Client.fromAgentCard(card, {
+        transports: [grpcTransport()],
         config: { preferredBindings: [binding] },
         interceptors: [new AuthInterceptor({ credentialService: credentials })],
       });
@@ -95,7 +97,10 @@ describe("our Client", () => {
 
   it("gets the agent's UnauthenticatedError, an authentication error, on every binding without a credential", async () => {
     for (const binding of BINDINGS) {
-      await using client = Client.fromAgentCard(card, { config: { preferredBindings: [binding] } });
+      await using client = Client.fromAgentCard(card, {
+        transports: [grpcTransport()],
+        config: { preferredBindings: [binding] },
+      });
       const refused = await client.listTasks().catch((error: unknown) => error);
       expect(refused, binding).toBeInstanceOf(UnauthenticatedError);
       expect(refused, binding).toBeInstanceOf(NovaOSAuthenticationError);

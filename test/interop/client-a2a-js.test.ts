@@ -17,6 +17,7 @@ import {
 import { isLastFrame } from "../../src/a2a/stream-frame.js";
 import { Client, type ClientOptions } from "../../src/client/client.js";
 import { NovaOSConnectionError } from "../../src/errors/novaos-errors.js";
+import { grpcTransport } from "../../src/grpc/index.js";
 import { BearerTokenAuth } from "../../src/http/auth.js";
 import { type A2AJsAgent, startA2AJsAgent } from "../client/support/a2a-js-agent.js";
 
@@ -40,7 +41,11 @@ function clientFor(
   options: Omit<ClientOptions, "baseUrl"> = {},
 ): Client {
   const card = fromJson(AgentCardSchema, target.cardJson);
-  return Client.fromAgentCard(card, { ...options, config: { ...options.config, preferredBindings: [binding] } });
+  return Client.fromAgentCard(card, {
+    transports: [grpcTransport()],
+    ...options,
+    config: { ...options.config, preferredBindings: [binding] },
+  });
 }
 
 function asTask(result: Task | Message): Task {

@@ -26,13 +26,15 @@ import {
 import { isLastFrame } from "../../src/a2a/stream-frame.js";
 import { Client } from "../../src/client/client.js";
 import { extractSessionId, pendingInputRequests } from "../../src/client/task-messages.js";
+import { grpcTransport } from "../../src/grpc/index.js";
 import { createHitlMessage } from "../../src/messages/message-builder.js";
 import { extractHitlResponse } from "../../src/messages/message-parser.js";
 import { HitlType } from "../../src/messages/vocabulary.js";
+import { nodeHandler } from "../../src/node/index.js";
+import { createNodeListener } from "../../src/node/node-adapter.js";
 import { AgentBuilder } from "../../src/server/agent-builder.js";
 import { type GrpcServer, listenGrpc } from "../../src/server/grpc/grpc-server.js";
 import { HttpJsonBinding } from "../../src/server/http-json/http-json-binding.js";
-import { createNodeListener } from "../../src/server/node-adapter.js";
 import { InMemoryPushNotificationConfigStore } from "../../src/server/push-config-store.js";
 
 const BINDINGS = ["JSONRPC", "HTTP+JSON", "GRPC"] as const;
@@ -91,7 +93,7 @@ async function listen(server: http.Server): Promise<string> {
 
 beforeAll(async () => {
   const agent = buildAgent();
-  jsonRpc = http.createServer(agent.nodeHandler());
+  jsonRpc = http.createServer(nodeHandler(agent));
   const restBinding = new HttpJsonBinding(agent.requestHandler());
   rest = http.createServer(createNodeListener(() => [restBinding]));
   grpc = await listenGrpc(agent.requestHandler(), { port: 0 });
@@ -120,7 +122,7 @@ async function collect(frames: AsyncIterable<StreamResponse>): Promise<StreamRes
 }
 
 describe.each(BINDINGS)("our Client → AgentBuilder over %s", (binding) => {
-  const client = () => new Client({ baseUrl: urls[binding], binding });
+  const client = () => new Client({ transports: [grpcTransport()], baseUrl: urls[binding], binding });
 
   it("sends a message to a skill and gets the completed task", async () => {
     await using c = client();
@@ -278,7 +280,7 @@ describe("our Client from the card our agent serves", () => {
     const response = await fetch(`${urls.JSONRPC}/.well-known/agent-card.json`);
     const card = fromJson(AgentCardSchema, await response.json(), { ignoreUnknownFields: true });
     expect(card.capabilities?.streaming).toBe(true);
-    await using c = Client.fromAgentCard(card);
+    await using c = Client.fromAgentCard(card, { transports: [grpcTransport()] });
     expect(c.binding).toBe("JSONRPC");
     const task = asTask(await c.sendMessage("hi", { skillId: "chat" }));
     expect(task.status?.state).toBe(TaskState.COMPLETED);

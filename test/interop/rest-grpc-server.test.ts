@@ -14,7 +14,8 @@ import type { DescMessage, JsonObject } from "@bufbuild/protobuf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { StreamResponseSchema } from "../../gen/a2a_pb.js";
 import { type A2AMethodName, a2aServiceBindings } from "../../src/a2a/bindings.js";
-import type { AgentServer } from "../../src/server/serve-agent.js";
+import { listen } from "../../src/node/index.js";
+import type { AgentServer } from "../../src/node/serve-agent.js";
 import {
   type BindingDriver,
   canonical,
@@ -147,7 +148,7 @@ describe("@a2a-js/sdk 1.3.0 REST and gRPC clients drive our server", () => {
   let server: AgentServer;
   let drivers: BindingDriver[];
   beforeAll(async () => {
-    server = await buildAgent().listen({ port: 0, grpcPort: 0 });
+    server = await listen(buildAgent(), { port: 0, grpcPort: 0 });
     drivers = await a2aJsClients(server);
   });
   afterAll(async () => {
@@ -175,7 +176,7 @@ describe("@a2a-js/sdk clients meet our required extensions", () => {
   let server: AgentServer;
   let drivers: BindingDriver[];
   beforeAll(async () => {
-    server = await buildAgent({ extensions: [requiredExtension()] }).listen({ port: 0, grpcPort: 0 });
+    server = await listen(buildAgent({ extensions: [requiredExtension()] }), { port: 0, grpcPort: 0 });
     drivers = await a2aJsClients(server);
   });
   afterAll(async () => {

@@ -19,6 +19,7 @@ import {
 } from "../../src/a2a/constants.js";
 import { isLastFrame } from "../../src/a2a/stream-frame.js";
 import { Client } from "../../src/client/client.js";
+import { grpcTransport } from "../../src/grpc/index.js";
 import {
   createHitlMessage,
   createMessageWithHitlResponse,
@@ -31,6 +32,7 @@ import {
   hitlDetails,
   validateMessage,
 } from "../../src/messages/index.js";
+import { nodeHandler } from "../../src/node/index.js";
 import { AgentBuilder } from "../../src/server/agent-builder.js";
 import { type GrpcServer, listenGrpc } from "../../src/server/grpc/grpc-server.js";
 
@@ -85,7 +87,7 @@ let interfaces: { url: string; binding: ProtocolBinding }[];
 
 beforeAll(async () => {
   const agent = buildAgent();
-  server = createServer(agent.nodeHandler());
+  server = createServer(nodeHandler(agent));
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -113,7 +115,7 @@ function asTask(reply: Task | Message): Task {
 /** Runs `scenario` once per advertised binding, naming the binding in a failure. */
 async function overEveryBinding(scenario: (client: Client) => Promise<void>): Promise<void> {
   for (const { url, binding } of interfaces) {
-    await using client = new Client({ baseUrl: url, binding });
+    await using client = new Client({ transports: [grpcTransport()], baseUrl: url, binding });
     await scenario(client).catch((e: unknown) => {
       throw new Error(`over ${binding}: ${(e as Error).message}`, { cause: e });
     });

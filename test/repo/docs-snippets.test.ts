@@ -1,6 +1,7 @@
 /**
  * Every TypeScript snippet in docs/*.md type-checks against the package's
- * public entry: names it imports from `@novaos/client-sdk` must be exported,
+ * entries: names it imports from `@novaos/client-sdk` or a subpath entry
+ * (`@novaos/client-sdk/server`, …) must be exported by that entry,
  * and calls of them must fit their types. A snippet may lean on names an
  * earlier one defined (`client`, `agent`, a `card` in hand): "cannot find
  * name" is tolerated, except for a name the package exports, which the
@@ -10,10 +11,18 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { ENTRY_FOLDERS } from "../architecture/layers.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const DOCS = path.join(ROOT, "docs");
 const ENTRY = path.join(ROOT, "src/index.ts");
+/** Each package entry a snippet may import, and its source file. */
+const ENTRY_PATHS: Record<string, string[]> = {
+  "@novaos/client-sdk": [ENTRY],
+  ...Object.fromEntries(
+    ENTRY_FOLDERS.map((name) => [`@novaos/client-sdk/${name}`, [path.join(ROOT, `src/${name}/index.ts`)]]),
+  ),
+};
 
 /** Diagnostics a free variable of a fragment produces. */
 const UNKNOWN_NAME = new Set([2304, 2552, 2582, 18004]);
@@ -56,7 +65,7 @@ function check(all: Snippet[]): { problems: string[]; exported: Set<string> } {
     skipLibCheck: true,
     esModuleInterop: true,
     baseUrl: ROOT,
-    paths: { "@novaos/client-sdk": [ENTRY], "@novaos/client-sdk/fleet": [path.join(ROOT, "src/fleet/index.ts")] },
+    paths: ENTRY_PATHS,
   };
   const host = ts.createCompilerHost(options);
   const readFile = host.readFile.bind(host);
@@ -68,11 +77,16 @@ function check(all: Snippet[]): { problems: string[]; exported: Set<string> } {
     const snippet = byFile.get(file);
     return snippet ? ts.createSourceFile(file, snippet.text, language) : getSourceFile(file, language, ...rest);
   };
-  const program = ts.createProgram([ENTRY, ...byFile.keys()], options, host);
+  const entries = Object.values(ENTRY_PATHS).flat();
+  const program = ts.createProgram([...entries, ...byFile.keys()], options, host);
   const checker = program.getTypeChecker();
-  const entry = program.getSourceFile(ENTRY);
-  const entrySymbol = entry && checker.getSymbolAtLocation(entry);
-  const exported = new Set(entrySymbol ? checker.getExportsOfModule(entrySymbol).map((s) => s.name) : []);
+  const exported = new Set(
+    entries.flatMap((file) => {
+      const source = program.getSourceFile(file);
+      const symbol = source && checker.getSymbolAtLocation(source);
+      return symbol ? checker.getExportsOfModule(symbol).map((s) => s.name) : [];
+    }),
+  );
   const problems: string[] = [];
   for (const snippet of all) {
     const source = program.getSourceFile(snippet.file);

@@ -9,12 +9,14 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { ENTRY_FOLDERS } from "../architecture/layers.js";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
 /** Every package entry the map may name, and the source file that is its public API. */
 const ENTRIES: Readonly<Record<string, string>> = {
   "@novaos/client-sdk": "src/index.ts",
+  ...Object.fromEntries(ENTRY_FOLDERS.map((name) => [`@novaos/client-sdk/${name}`, `src/${name}/index.ts`])),
 };
 
 interface Row {

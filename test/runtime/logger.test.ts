@@ -48,6 +48,16 @@ describe("agent logger", () => {
     expect(lines[0]?.run_id).toBe("4111-1111-1111-1111");
   });
 
+  it("writes one readable line per call in the pretty format, masked like the JSON line", () => {
+    const written: string[] = [];
+    const destination = { write: (text: string) => void written.push(text) };
+    const logger = getAgentLogger({ runId: "run-1" }, createLogger({ destination, format: "pretty" }));
+    logger.info({ tool: "search" }, "mail jane.doe@example.com");
+    expect(written).toHaveLength(1);
+    expect(written[0]).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO {2}mail \S+ run_id=run-1 tool=search\n$/);
+    expect(written[0]).not.toContain("jane.doe@example.com");
+  });
+
   it("respects the level", () => {
     const { lines, destination } = capture();
     createLogger({ destination, level: "warn" }).info("hidden");

@@ -5,7 +5,8 @@
  * outcome on all three, which is also checked against what the spec asks for.
  */
 import { afterAll, beforeAll, describe, it } from "vitest";
-import type { AgentServer } from "../../src/server/serve-agent.js";
+import { listen } from "../../src/node/index.js";
+import type { AgentServer } from "../../src/node/serve-agent.js";
 import { type BindingDriver, grpcDriver, httpJsonDriver, jsonRpcDriver } from "./support/binding-drivers.js";
 import {
   buildAgent,
@@ -23,7 +24,7 @@ describe("the three bindings behave alike (spec §5.1)", () => {
   let server: AgentServer;
   let drivers: BindingDriver[];
   beforeAll(async () => {
-    server = await buildAgent().listen({ port: 0, grpcPort: 0 });
+    server = await listen(buildAgent(), { port: 0, grpcPort: 0 });
     drivers = driversFor(server);
   });
   afterAll(async () => {
@@ -40,7 +41,7 @@ describe("the three bindings enforce required extensions alike", () => {
   let server: AgentServer;
   let drivers: BindingDriver[];
   beforeAll(async () => {
-    server = await buildAgent({ extensions: [requiredExtension()] }).listen({ port: 0, grpcPort: 0 });
+    server = await listen(buildAgent({ extensions: [requiredExtension()] }), { port: 0, grpcPort: 0 });
     drivers = driversFor(server);
   });
   afterAll(async () => {

@@ -6,11 +6,12 @@
 import { once } from "node:events";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
-import express from "express";
+import express, { type Express } from "express";
 import Fastify from "fastify";
 import { Hono } from "hono";
 import { afterEach, describe, expect, it } from "vitest";
 import { readSseEvents } from "../../src/a2a/sse.js";
+import { fastifyAgentPlugin, mountAgent, nodeHandler } from "../../src/node/index.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { AgentBuilder } from "../../src/server/agent-builder.js";
 import { listenGrpc } from "../../src/server/grpc/grpc-server.js";
@@ -40,18 +41,12 @@ afterEach(async () => {
 
 // --- the recipes (docs/serving.md) ---
 
-async function mountOnExpress(agent: AgentBuilder): Promise<Mounted> {
-  const app = express();
-  app.get("/health", (_req, res) => {
-    res.send("ok");
-  });
-  app.use("/a2a", agent.nodeHandler());
+/** Listens with an Express app on a free loopback port; `close` ends its connections too. */
+async function listenExpress(app: Express): Promise<{ origin: string; close(): Promise<void> }> {
   const server = app.listen(0, "127.0.0.1");
   await once(server, "listening");
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
-    agentUrl: `${origin}/a2a/`,
-    healthUrl: `${origin}/health`,
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: async () => {
       server.closeAllConnections();
       server.close();
@@ -60,26 +55,24 @@ async function mountOnExpress(agent: AgentBuilder): Promise<Mounted> {
   };
 }
 
+/** An Express app with its own `/health` route, the agent mounted at `/a2a` by `mount`. */
+async function expressWith(mount: (app: Express) => void): Promise<Mounted> {
+  const app = express();
+  app.get("/health", (_req, res) => {
+    res.send("ok");
+  });
+  mount(app);
+  const { origin, close } = await listenExpress(app);
+  return { agentUrl: `${origin}/a2a/`, healthUrl: `${origin}/health`, close };
+}
+
+const mountOnExpress = (agent: AgentBuilder) => expressWith((app) => app.use("/a2a", nodeHandler(agent)));
+const mountWithMountAgent = (agent: AgentBuilder) => expressWith((app) => app.use(mountAgent(agent, { path: "/a2a" })));
+
 async function mountOnFastify(agent: AgentBuilder): Promise<Mounted> {
   const app = Fastify();
   app.get("/health", async () => "ok");
-  const handle = agent.nodeHandler();
-  await app.register(
-    async (scope) => {
-      // The agent reads its own bodies (with its size cap): Fastify must not parse them.
-      scope.removeAllContentTypeParsers();
-      scope.addContentTypeParser("*", (_request, _payload, done) => done(null));
-      scope.all("/*", (request, reply) => {
-        reply.hijack();
-        // Paths are the agent's own from here on; `originalUrl` tells the card where it is mounted.
-        const raw = request.raw as typeof request.raw & { originalUrl?: string };
-        raw.originalUrl = raw.url;
-        raw.url = raw.url?.slice("/a2a".length) || "/";
-        return handle(raw, reply.raw);
-      });
-    },
-    { prefix: "/a2a" },
-  );
+  await app.register(fastifyAgentPlugin(agent, { path: "/a2a" }));
   const origin = await app.listen({ port: 0, host: "127.0.0.1" });
   return { agentUrl: `${origin}/a2a/`, healthUrl: `${origin}/health`, close: () => app.close() };
 }
@@ -109,6 +102,7 @@ const message = { messageId: "m-1", role: "ROLE_USER", parts: [{ text: "hi" }] }
 
 describe.each([
   ["Express", mountOnExpress],
+  ["Express with mountAgent", mountWithMountAgent],
   ["Fastify", mountOnFastify],
   ["Hono", mountOnHono],
 ] as const)("mounted on %s", (_, mount) => {
@@ -186,5 +180,59 @@ describe.each([
     const driver = grpcDriver(grpc.target);
     stops.push(async () => driver.close());
     expect(((await driver.call("GetTask", { id: task.id })) as { id: string }).id).toBe(task.id);
+  });
+});
+
+describe("mounted under a path with the SDK's helpers", () => {
+  async function expressApp(originCard?: boolean) {
+    const app = express();
+    app.use(mountAgent(buildAgent(), { path: "/a2a", originCard }));
+    app.get("/a2a/custom", (req, res) => {
+      res.send(`${req.originalUrl} ${req.url}`);
+    });
+    const { origin, close } = await listenExpress(app);
+    stops.push(close);
+    return origin;
+  }
+
+  async function fastifyApp(originCard?: boolean) {
+    const app = Fastify();
+    await app.register(fastifyAgentPlugin(buildAgent(), { path: "/a2a", originCard }));
+    const origin = await app.listen({ port: 0, host: "127.0.0.1" });
+    stops.push(() => app.close());
+    return origin;
+  }
+
+  it.each([
+    ["Express", expressApp],
+    ["Fastify", fastifyApp],
+  ] as const)("%s: the origin's well-known card path serves the mounted agent's card (RFC 8615)", async (_, start) => {
+    const origin = await start();
+    const atOrigin = await fetch(`${origin}/.well-known/agent-card.json`);
+    expect(atOrigin.status).toBe(200);
+    const card = await atOrigin.json();
+    expect(card.supportedInterfaces.map((i: { url: string }) => i.url)).toEqual([`${origin}/a2a/`, `${origin}/a2a/`]);
+    const underMount = await (await fetch(`${origin}/a2a/.well-known/agent-card.json`)).json();
+    expect(underMount).toEqual(card);
+    const bare = await fetch(`${origin}/a2a`, {
+      method: "POST",
+      headers: { ...V1, "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message } }),
+    });
+    expect((await bare.json()).result.task.status.state).toBe("TASK_STATE_COMPLETED");
+  });
+
+  it.each([
+    ["Express", expressApp],
+    ["Fastify", fastifyApp],
+  ] as const)("%s: originCard false leaves the origin's card path to the app", async (_, start) => {
+    const origin = await start(false);
+    expect((await fetch(`${origin}/.well-known/agent-card.json`)).status).toBe(404);
+    expect((await fetch(`${origin}/a2a/.well-known/agent-card.json`)).status).toBe(200);
+  });
+
+  it("Express: a request under the mount that is not the agent's reaches the app's next route, its URL as it came", async () => {
+    const origin = await expressApp();
+    expect(await (await fetch(`${origin}/a2a/custom`)).text()).toBe("/a2a/custom /a2a/custom");
   });
 });

@@ -9,9 +9,9 @@
  */
 import type { JsonObject } from "@bufbuild/protobuf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AgentServer, listen } from "../../src/node/serve-agent.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { AgentBuilder } from "../../src/server/agent-builder.js";
-import type { AgentServer } from "../../src/server/serve-agent.js";
 import { type BindingDriver, grpcDriver, httpJsonDriver, jsonRpcDriver } from "./support/binding-drivers.js";
 
 let agent: AgentBuilder;
@@ -23,7 +23,7 @@ beforeAll(async () => {
     await ctx.taskUpdater.startWork(`painting it ${text}`);
     return { output: `painted ${text}` };
   });
-  server = await agent.listen({ port: 0, grpcPort: 0 });
+  server = await listen(agent, { port: 0, grpcPort: 0 });
 });
 afterAll(() => server.close());
 

@@ -9,10 +9,10 @@
  * the sender's policy allows here.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AgentServer, listen } from "../../src/node/serve-agent.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { AgentBuilder } from "../../src/server/agent-builder.js";
 import { PushNotificationSender } from "../../src/server/push/push-notification-sender.js";
-import type { AgentServer } from "../../src/server/serve-agent.js";
 import { describeFrame, startWebhookReceiver, type WebhookReceiver } from "../server/support/webhook-receiver.js";
 import { type BindingDriver, grpcDriver, httpJsonDriver, jsonRpcDriver } from "./support/binding-drivers.js";
 
@@ -36,7 +36,7 @@ beforeAll(async () => {
     await ctx.taskUpdater.startWork(`painting it ${text}`);
     return { output: `painted ${text}` };
   });
-  server = await agent.listen({ port: 0, grpcPort: 0 });
+  server = await listen(agent, { port: 0, grpcPort: 0 });
 });
 afterAll(async () => {
   await server.close();

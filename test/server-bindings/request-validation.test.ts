@@ -9,7 +9,7 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { A2AMethodName } from "../../src/a2a/bindings.js";
-import type { AgentServer } from "../../src/server/serve-agent.js";
+import { type AgentServer, listen } from "../../src/node/serve-agent.js";
 import { type ServedAgent, serveForAttack, userMessage } from "../hardening/support.js";
 import { type BindingDriver, grpcDriver, httpJsonDriver, jsonRpcDriver, WireError } from "./support/binding-drivers.js";
 import { buildAgent } from "./support/scenarios.js";
@@ -17,7 +17,7 @@ import { buildAgent } from "./support/scenarios.js";
 let server: AgentServer;
 let drivers: BindingDriver[];
 beforeAll(async () => {
-  server = await buildAgent().listen({ port: 0, grpcPort: 0 });
+  server = await listen(buildAgent(), { port: 0, grpcPort: 0 });
   drivers = [jsonRpcDriver(server.url), httpJsonDriver(server.url), grpcDriver(server.grpcTarget as string)];
 });
 afterAll(async () => {

@@ -5,9 +5,10 @@ import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-no
 import { afterEach, describe, expect, it } from "vitest";
 import { A2AService, AgentInterfaceSchema } from "../../gen/a2a_pb.js";
 import { readSseEvents } from "../../src/a2a/sse.js";
+import { listen } from "../../src/node/index.js";
+import type { AgentServer } from "../../src/node/serve-agent.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { AgentBuilder, type AgentBuilderOptions } from "../../src/server/agent-builder.js";
-import type { AgentServer } from "../../src/server/serve-agent.js";
 
 const V1 = { "A2A-Version": "1.0" };
 const logger = createLogger({ level: "silent" });
@@ -83,7 +84,7 @@ const interfacesOf = (server: AgentServer) => server.interfaces.map((i) => toJso
 describe("agent.listen: one AgentBuilder over JSON-RPC, HTTP+JSON and gRPC", () => {
   it("serves the three bindings from one handler and one store", async () => {
     const agent = buildAgent();
-    running = await agent.listen({ port: 0, grpcPort: 0 });
+    running = await listen(agent, { port: 0, grpcPort: 0 });
     expect(running.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
     expect(running.grpcTarget).toMatch(/^127\.0\.0\.1:\d+$/);
     const heldNow = new Promise<void>((resolve) => {
@@ -111,7 +112,7 @@ describe("agent.listen: one AgentBuilder over JSON-RPC, HTTP+JSON and gRPC", () 
   it("lists the interfaces it serves, on the served card and in toAgentCard() while it runs", async () => {
     const agent = buildAgent();
     expect(agent.toAgentCard().supportedInterfaces).toEqual([]);
-    running = await agent.listen({ port: 0, grpcPort: 0, tenant: "acme" });
+    running = await listen(agent, { port: 0, grpcPort: 0, tenant: "acme" });
     const url = `http://127.0.0.1:${running.port}`;
     const expected = [
       { url, protocolBinding: "JSONRPC", tenant: "acme", protocolVersion: "1.0" },
@@ -128,7 +129,7 @@ describe("agent.listen: one AgentBuilder over JSON-RPC, HTTP+JSON and gRPC", () 
 
   it("names the host a request came in on in the served card, for the gRPC interface too, only with trustHostHeader", async () => {
     // A wildcard address serves beyond this machine: only an agent with an auth mode may listen there.
-    running = await buildAgent({ auth: "none" }).listen({
+    running = await listen(buildAgent({ auth: "none" }), {
       port: 0,
       grpcPort: 0,
       host: "0.0.0.0",
@@ -150,7 +151,7 @@ describe("agent.listen: one AgentBuilder over JSON-RPC, HTTP+JSON and gRPC", () 
   });
 
   it("names a configured public URL instead, and its host for gRPC", async () => {
-    running = await buildAgent().listen({ port: 0, grpcPort: 0, publicUrl: "https://agent.example.com/a2a" });
+    running = await listen(buildAgent(), { port: 0, grpcPort: 0, publicUrl: "https://agent.example.com/a2a" });
     const expected = [
       "https://agent.example.com/a2a",
       "https://agent.example.com/a2a",
@@ -163,7 +164,7 @@ describe("agent.listen: one AgentBuilder over JSON-RPC, HTTP+JSON and gRPC", () 
   });
 
   it("names interface URLs without a trailing slash from configuration, whatever Host a request sends", async () => {
-    running = await buildAgent().listen({ port: 0, grpcPort: 0 });
+    running = await listen(buildAgent(), { port: 0, grpcPort: 0 });
     const { port, grpcPort } = running;
     const reply = await cardOver(port, "evil.example:666", { "x-forwarded-proto": "https" });
     expect(reply.status).toBe(200);
@@ -184,7 +185,7 @@ describe("agent.listen: one AgentBuilder over JSON-RPC, HTTP+JSON and gRPC", () 
   });
 
   it("answers a malformed Host with 400 instead of a card", async () => {
-    running = await buildAgent().listen({ port: 0, trustHostHeader: true });
+    running = await listen(buildAgent(), { port: 0, trustHostHeader: true });
     for (const host of ["a b", "agent.example/path", "user@agent.example"]) {
       expect((await cardOver(running.port, host)).status, host).toBe(400);
     }
@@ -198,7 +199,7 @@ describe("agent.listen: one AgentBuilder over JSON-RPC, HTTP+JSON and gRPC", () 
     ["https://grpc.example.com:9443/", "grpc.example.com:9443"],
     ["grpc://10.0.0.7:50051", "10.0.0.7:50051"],
   ])("takes the public gRPC address %s, with or without a scheme, and names it as %s", async (given, named) => {
-    running = await buildAgent().listen({ port: 0, grpcPort: 0, publicGrpcUrl: given });
+    running = await listen(buildAgent(), { port: 0, grpcPort: 0, publicGrpcUrl: given });
     expect(running.interfaces.at(-1)?.url).toBe(named);
     const served = await cardOver(running.port, `127.0.0.1:${running.port}`);
     expect(served.body.supportedInterfaces.at(-1).url).toBe(named);
@@ -206,12 +207,12 @@ describe("agent.listen: one AgentBuilder over JSON-RPC, HTTP+JSON and gRPC", () 
 
   it("refuses a public gRPC address that is not one, before listening", async () => {
     await expect(
-      buildAgent().listen({ port: 0, grpcPort: 0, publicGrpcUrl: "https://grpc.example/a2a" }),
+      listen(buildAgent(), { port: 0, grpcPort: 0, publicGrpcUrl: "https://grpc.example/a2a" }),
     ).rejects.toThrow(RangeError);
   });
 
   it("serves no gRPC without grpcPort, and no card with agentCard: false", async () => {
-    running = await buildAgent().listen({ port: 0, agentCard: false });
+    running = await listen(buildAgent(), { port: 0, agentCard: false });
     expect(running.grpcTarget).toBeUndefined();
     expect(running.interfaces.map((i) => i.protocolBinding)).toEqual(["JSONRPC", "HTTP+JSON"]);
     expect((await fetch(`${running.url}.well-known/agent-card.json`)).status).toBe(404);
@@ -219,7 +220,7 @@ describe("agent.listen: one AgentBuilder over JSON-RPC, HTTP+JSON and gRPC", () 
 
   it("closes with streams in flight: they detach and the task goes on", async () => {
     const agent = buildAgent();
-    running = await agent.listen({ port: 0, grpcPort: 0 });
+    running = await listen(agent, { port: 0, grpcPort: 0 });
     const heldNow = new Promise<void>((resolve) => {
       onHeld = resolve;
     });
@@ -239,7 +240,7 @@ describe("agent.listen: one AgentBuilder over JSON-RPC, HTTP+JSON and gRPC", () 
     // The servers going away did not cancel the task: its skill finishes and the outcome is stored.
     held?.release();
     await agent.requestHandler().whenIdle();
-    running = await agent.listen({ port: 0 });
+    running = await listen(agent, { port: 0 });
     const reply = await fetch(running.url, {
       method: "POST",
       headers: { ...V1, "content-type": "application/json" },
@@ -250,22 +251,39 @@ describe("agent.listen: one AgentBuilder over JSON-RPC, HTTP+JSON and gRPC", () 
     await grpcStream.return?.();
   });
 
-  it("is reachable from the package entry point, with the gRPC and HTTP+JSON building blocks", async () => {
-    const sdk = await import("../../src/index.js");
+  it("is reachable from the package entries: listen on /node, the gRPC and HTTP+JSON building blocks", async () => {
+    const [grpc, server, node] = await Promise.all([
+      import("../../src/grpc/index.js"),
+      import("../../src/server/index.js"),
+      import("../../src/node/index.js"),
+    ]);
+    const exported = { ...grpc, ...server, ...node } as Record<string, unknown>;
     for (const name of [
       "listenGrpc",
       "createGrpcNodeHandler",
       "a2aGrpcRoutes",
       "createA2AServiceImpl",
       "HttpJsonBinding",
+      "listen",
+      "nodeHandler",
     ]) {
-      expect(typeof (sdk as Record<string, unknown>)[name], name).toBe("function");
+      expect(typeof exported[name], name).toBe("function");
     }
-    expect(typeof new sdk.AgentBuilder({ name: "x", logger }).listen).toBe("function");
+  });
+
+  it("logs one listening line per binding it serves", async () => {
+    const lines: { message: string; protocol_binding: string; url: string }[] = [];
+    const destination = { write: (line: string) => void lines.push(JSON.parse(line)) };
+    const agent = new AgentBuilder({ name: "logged", logger: createLogger({ destination }) });
+    running = await listen(agent, { port: 0, grpcPort: 0 });
+    expect(lines.map((l) => [l.protocol_binding, l.url, l.message])).toEqual(
+      running.interfaces.map((i) => [i.protocolBinding, i.url, "listening"]),
+    );
+    expect(lines.map((l) => l.protocol_binding)).toEqual(["JSONRPC", "HTTP+JSON", "GRPC"]);
   });
 
   it("refuses a port that is taken, without leaving the gRPC server behind", async () => {
-    running = await buildAgent().listen({ port: 0 });
-    await expect(buildAgent().listen({ port: running.port, grpcPort: 0 })).rejects.toThrow(/EADDRINUSE/);
+    running = await listen(buildAgent(), { port: 0 });
+    await expect(listen(buildAgent(), { port: running.port, grpcPort: 0 })).rejects.toThrow(/EADDRINUSE/);
   });
 });

@@ -4,7 +4,9 @@
  */
 import http from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
+import { AgentCardSchema } from "../../gen/a2a_pb.js";
 import { A2AExtension } from "../../src/a2a/extensions.js";
+import { encodeMessage } from "../../src/a2a/protojson.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { AgentBuilder } from "../../src/server/agent-builder.js";
 import { InMemoryPushNotificationConfigStore } from "../../src/server/push-config-store.js";
@@ -56,6 +58,14 @@ describe("toAgentCard", () => {
     expect(card.skills[1]?.outputModes).toEqual(["text/markdown"]);
     expect(card.defaultOutputModes).toEqual(["text/plain", "application/json"]);
     expect(card.capabilities).toMatchObject({ streaming: true, pushNotifications: false, extendedAgentCard: false });
+  });
+
+  it("publishes a skill registered without a description or tags with its name and its id, so the card has every REQUIRED field", () => {
+    const json = encodeMessage(AgentCardSchema, agentWithSkills().toAgentCard()) as {
+      skills: { id: string; description?: string; tags?: string[] }[];
+    };
+    expect(json.skills[1]).toMatchObject({ id: "sum", description: "Summarise", tags: ["sum"] });
+    expect(json.skills[0]).toMatchObject({ description: "Greets", tags: ["hello"] });
   });
 
   it("derives capabilities from how the builder was constructed", () => {

@@ -6,15 +6,16 @@
  * header, decided per binding.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listen } from "../../src/node/index.js";
+import type { AgentServer } from "../../src/node/serve-agent.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { AgentBuilder } from "../../src/server/agent-builder.js";
-import type { AgentServer } from "../../src/server/serve-agent.js";
 
 const V1 = { "A2A-Version": "1.0" };
 
 let server: AgentServer;
 beforeAll(async () => {
-  server = await new AgentBuilder({ name: "ct", logger: createLogger({ level: "silent" }) }).listen({ port: 0 });
+  server = await listen(new AgentBuilder({ name: "ct", logger: createLogger({ level: "silent" }) }), { port: 0 });
 });
 afterAll(() => server.close());
 

@@ -10,10 +10,10 @@ import { create } from "@bufbuild/protobuf";
 import { afterEach, describe, expect, it } from "vitest";
 import { StreamResponseSchema, TaskSchema, TaskState, TaskStatusSchema } from "../../gen/a2a_pb.js";
 import { InternalError } from "../../src/a2a/errors.js";
+import { createNodeListener } from "../../src/node/node-adapter.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { AgentBuilder } from "../../src/server/agent-builder.js";
 import { JsonRpcBinding } from "../../src/server/jsonrpc-binding.js";
-import { createNodeListener } from "../../src/server/node-adapter.js";
 import type { A2ARequestHandler } from "../../src/server/request-handler.js";
 import { openStream, type RunningServer, rpc, serveAgent, userMessage, V1 } from "./support/agent-server.js";
 

@@ -9,8 +9,8 @@ import { once } from "node:events";
 import http, { type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { createNodeListener } from "../../src/node/node-adapter.js";
 import type { HttpBinding, HttpRequestLike } from "../../src/server/http-exchange.js";
-import { createNodeListener } from "../../src/server/node-adapter.js";
 import { TURN_SLICE_MS } from "../../src/server/turn-slice.js";
 import { deferred } from "./support/agent-server.js";
 

@@ -8,7 +8,7 @@ import { NOVAOS_METADATA_PART_KEY, NOVAOS_SKILL_METADATA_CONTENT_TYPE } from "..
 import { createLogger } from "../../src/runtime/logger.js";
 import { AgentBuilder } from "../../src/server/agent-builder.js";
 import { InMemoryPushNotificationConfigStore } from "../../src/server/push-config-store.js";
-import { describeException, type SkillResult } from "../../src/server/skill-result.js";
+import { describeException, type SkillResult, type SkillStatus } from "../../src/server/skill-result.js";
 import { deferred, type RunningServer, result, serveAgent, userMessage } from "./support/agent-server.js";
 
 const logger = createLogger({ level: "silent" });
@@ -94,13 +94,15 @@ describe("SkillResult status table", () => {
     ["IN_PROGRESS", "TASK_STATE_WORKING"],
     ["ERROR", "TASK_STATE_FAILED"],
     [undefined, "TASK_STATE_COMPLETED"],
-  ])("maps %s to %s", async (status, state) => {
+  ] as [SkillStatus | undefined, string][])("maps %s to %s", async (status, state) => {
     const url = await serveOne(async () => ({ output: "out", ...(status ? { status } : {}) }));
     expect((await sendTask(url)).status.state).toBe(state);
   });
 
   it("fails the task on an unknown status, naming the value", async () => {
-    const url = await serveOne(async () => ({ output: "out", status: "DONE" }));
+    // @ts-expect-error SkillResult.status is a closed union; only JavaScript can return another value.
+    const unknown: SkillResult = { output: "out", status: "DONE" };
+    const url = await serveOne(async () => unknown);
     const task = await sendTask(url);
     expect(task.status.state).toBe("TASK_STATE_FAILED");
     expect(task.status.message.parts[0].text).toContain("'DONE'");

@@ -19,14 +19,15 @@ import {
 } from "../../gen/a2a_pb.js";
 import { isLastFrame } from "../../src/a2a/stream-frame.js";
 import { Client } from "../../src/client/client.js";
+import { grpcTransport } from "../../src/grpc/index.js";
 import { extractToolEvents } from "../../src/messages/message-parser.js";
 import type { ToolEvent } from "../../src/messages/tool-event.js";
+import { type AgentServer, listen } from "../../src/node/serve-agent.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { AgentBuilder } from "../../src/server/agent-builder.js";
 import { ANONYMOUS_CALLER, CallerIdentity } from "../../src/server/auth/caller-identity.js";
 import { CancelledError } from "../../src/server/cancellation.js";
 import { createPlatformTools } from "../../src/server/platform-tools.js";
-import type { AgentServer } from "../../src/server/serve-agent.js";
 import { textPart } from "../../src/server/task-updater.js";
 import { EvaluationContext } from "../../src/tools/evaluation-context.js";
 import type { JsonReply } from "../platform/contract-server.js";
@@ -90,7 +91,7 @@ function buildAgent(): AgentBuilder {
 beforeAll(async () => {
   gateway = await startGateway({ tokens: ["token-a", "token-b"] });
   vi.stubEnv("MCP_GATEWAY_URL", gateway.url);
-  server = await buildAgent().listen({ port: 0, grpcPort: 0 });
+  server = await listen(buildAgent(), { port: 0, grpcPort: 0 });
 });
 afterAll(async () => {
   await server.close();
@@ -103,6 +104,7 @@ function client(binding: (typeof BINDINGS)[number], headers: Record<string, stri
     baseUrl: binding === "GRPC" ? `http://${server.grpcTarget}` : server.url,
     binding,
     headers,
+    transports: [grpcTransport()],
   });
 }
 
@@ -233,7 +235,7 @@ describe("the platform tools of one agent", () => {
       await ctx.tools.knowledge.search(input);
       return { output: "ok" };
     });
-    const served = await agent.listen({ port: 0 });
+    const served = await listen(agent, { port: 0 });
     try {
       await using c = new Client({ baseUrl: served.url, headers: RUN_A });
       const task = (await c.sendMessage("mail ada@example.com", { skillId: "search" })) as Task;

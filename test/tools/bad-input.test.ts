@@ -110,6 +110,15 @@ describe("bad input from the skill, refused before anything is sent", () => {
     ["a memory over 32 KiB", (t) => t.memory.write("agent", "é".repeat(16 * 1024 + 1))],
     ["a hint over 8 KiB", (t) => t.memory.hint("x".repeat(8 * 1024 + 1), "conv-1")],
     ["an update that changes nothing", (t) => t.memory.update("agent", "mem_1", 2, {})],
+    [
+      "an update with a confidence over 1 (MemoryClient's own check)",
+      (t) => t.memory.update("agent", "mem_1", 2, { confidence: 2 }),
+    ],
+    [
+      "an update with 21 tags (MemoryClient's own check)",
+      (t) => t.memory.update("agent", "mem_1", 2, { tags: Array.from({ length: 21 }, (_, i) => `t${i}`) }),
+    ],
+    ["an empty memory", (t) => t.memory.write("agent", "")],
     ["a timeout of 0 s", (t) => t.files.list({}, { timeoutS: 0 })],
     ["a timeout that is not a number", (t) => t.files.list({}, { timeoutS: Number.NaN })],
     ["a poll interval of 0 s", (t) => t.knowledge.pollUntilComplete("job-1", { pollIntervalS: 0 })],

@@ -4,15 +4,13 @@ import { type CallOptions, ConnectError, createClient } from "@connectrpc/connec
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
 import {
   A2A_PROTOCOL_VERSION,
-  type A2AMethodName,
   A2AService,
-  a2aServiceBindings,
   ErrorInfoSchema,
-  encodeMessage,
   grpcDialUrl,
   PROTOCOL_BINDING_GRPC,
   StreamResponseSchema,
 } from "../../index.js";
+import { type A2AMethodName, a2aServiceBindings, encodeMessage } from "../../protocol/index.js";
 import {
   callHeaders,
   type HeaderOverrides,

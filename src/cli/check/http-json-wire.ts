@@ -1,13 +1,7 @@
 /** The HTTP+JSON binding (spec §11) for the check: the routes of the generated table, SSE for streams. */
 import type { JsonObject } from "@bufbuild/protobuf";
-import {
-  A2A_PROTOCOL_VERSION,
-  type A2AMethodName,
-  a2aServiceBindings,
-  httpRoutesOf,
-  JSON_MEDIA_TYPE,
-  PROTOCOL_BINDING_HTTP_JSON,
-} from "../../index.js";
+import { A2A_PROTOCOL_VERSION, JSON_MEDIA_TYPE, PROTOCOL_BINDING_HTTP_JSON } from "../../index.js";
+import { type A2AMethodName, a2aServiceBindings, httpRoutesOf } from "../../protocol/index.js";
 import { type HttpAnswer, isEventStream, notJsonError, readAnswer, sseItems } from "./http-wire.js";
 import {
   answersEmpty,

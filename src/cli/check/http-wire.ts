@@ -4,7 +4,7 @@
  * it is not), and an SSE body read event by event.
  */
 import type { JsonObject } from "@bufbuild/protobuf";
-import { readSseEvents } from "../../index.js";
+import { readSseEvents } from "../../protocol/index.js";
 import { isJsonObjectValue, type StreamItem, type WireError } from "./wire.js";
 
 export interface HttpAnswer {

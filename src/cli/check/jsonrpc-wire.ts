@@ -1,6 +1,7 @@
 /** The JSON-RPC binding (spec §9) for the check: envelopes POSTed to the interface URL, SSE for streams. */
 import type { JsonObject } from "@bufbuild/protobuf";
-import { A2A_PROTOCOL_VERSION, type A2AMethodName, a2aServiceBindings, PROTOCOL_BINDING_JSONRPC } from "../../index.js";
+import { A2A_PROTOCOL_VERSION, PROTOCOL_BINDING_JSONRPC } from "../../index.js";
+import { type A2AMethodName, a2aServiceBindings } from "../../protocol/index.js";
 import { type HttpAnswer, isEventStream, notJsonError, readAnswer, sseItems } from "./http-wire.js";
 import {
   answersEmpty,

@@ -6,12 +6,6 @@
  */
 import type { JsonObject } from "@bufbuild/protobuf";
 import {
-  A2A_ERROR_DOMAIN,
-  A2A_ERRORS,
-  type A2AErrorType,
-  errorSpecByCode,
-  errorSpecByReason,
-  GRPC_STATUS_CODES,
   PROTOCOL_BINDING_GRPC,
   PROTOCOL_BINDING_HTTP_JSON,
   PROTOCOL_BINDING_JSONRPC,
@@ -20,6 +14,14 @@ import {
   type TaskState,
   TaskStateSchema,
 } from "../../index.js";
+import {
+  A2A_ERROR_DOMAIN,
+  A2A_ERRORS,
+  type A2AErrorType,
+  errorSpecByCode,
+  errorSpecByReason,
+  GRPC_STATUS_CODES,
+} from "../../protocol/index.js";
 import { type BindingContext, fail, type MessageSpec, pass, skip, type Verdict } from "./requirement.js";
 import { isJsonObjectValue, type WireError, type WireReply } from "./wire.js";
 

@@ -5,14 +5,8 @@
  * go through `Client`, which is lenient about exactly what is checked here.
  */
 import type { JsonObject } from "@bufbuild/protobuf";
-import {
-  type A2AMethodName,
-  a2aServiceBindings,
-  decodeMessage,
-  isLastFrame,
-  type ProtocolBinding,
-  StreamResponseSchema,
-} from "../../index.js";
+import { isLastFrame, type ProtocolBinding, StreamResponseSchema } from "../../index.js";
+import { type A2AMethodName, a2aServiceBindings, decodeMessage } from "../../protocol/index.js";
 
 /** An error answer, as each binding spells it. */
 export interface WireError {

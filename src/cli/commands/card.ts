@@ -5,16 +5,10 @@
 import { readFile } from "node:fs/promises";
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { Command } from "commander";
-import {
-  A2AError,
-  type AgentCard,
-  AgentCardSchema,
-  Client,
-  decodeMessage,
-  type ProtocolBinding,
-  signAgentCard,
-  verifyAgentCardSignatures,
-} from "../../index.js";
+import { grpcTransport } from "../../grpc/index.js";
+import { A2AError, type AgentCard, AgentCardSchema, Client, type ProtocolBinding } from "../../index.js";
+import { decodeMessage } from "../../protocol/index.js";
+import { signAgentCard, verifyAgentCardSignatures } from "../../security/index.js";
 import { type LintFinding, lintCard, signatureFindings } from "../card-lint.js";
 import { CliFailure, CliUsageError } from "../cli-errors.js";
 import { addConnectionOptions, type ConnectionOptions, fetchCard } from "../connection.js";
@@ -33,6 +27,7 @@ async function reachabilityFindings(card: AgentCard, options: ConnectionOptions)
     let client: Client;
     try {
       client = new Client({
+        transports: [grpcTransport()],
         baseUrl: iface.url,
         binding: iface.protocolBinding as ProtocolBinding,
         agentCard: card,

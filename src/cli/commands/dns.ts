@@ -1,6 +1,6 @@
 /** `dns find` and `dns get NAME`: where agents are, from the Agent DNS registry. */
 import type { Command } from "commander";
-import { AgentDNSClient, type AgentDNSRecord, type AgentFilters, getDnsUrlFromEnv } from "../../index.js";
+import { AgentDNSClient, type AgentDNSRecord, type AgentFilters, getDnsUrlFromEnv } from "../../discovery/index.js";
 import { CliFailure, CliUsageError } from "../cli-errors.js";
 import { authFrom } from "../connection.js";
 import { EXIT } from "../exit-codes.js";

@@ -4,7 +4,7 @@
  * so each event is shown once). A run that ends failed or cancelled exits 1.
  */
 import type { Command } from "commander";
-import { GatewayClient, type StreamEvent } from "../../index.js";
+import { GatewayClient, type StreamEvent } from "../../platform/index.js";
 import { CliFailure, CliUsageError } from "../cli-errors.js";
 import { authFrom } from "../connection.js";
 import { EXIT } from "../exit-codes.js";

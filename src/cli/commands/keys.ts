@@ -9,7 +9,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Command } from "commander";
 import { calculateJwkThumbprint, type JWK } from "jose";
-import { RecipientKey } from "../../index.js";
+import { RecipientKey } from "../../security/index.js";
 import { CliUsageError } from "../cli-errors.js";
 import type { CliIo } from "../io.js";
 import { createOutput } from "../output.js";

@@ -1,11 +1,11 @@
 /** `push create|get|list|delete`: a task's webhook configurations (spec §3.1.7–§3.1.10). */
 import type { Command } from "commander";
 import {
-  encodeMessage,
   ListTaskPushNotificationConfigsResponseSchema,
   type TaskPushNotificationConfig,
   TaskPushNotificationConfigSchema,
 } from "../../index.js";
+import { encodeMessage } from "../../protocol/index.js";
 import { addConnectionOptions, type ConnectionOptions, withAgent } from "../connection.js";
 import type { CliIo } from "../io.js";
 import { createOutput, type Output } from "../output.js";

@@ -5,7 +5,7 @@
  * appear in the shell history or the process list.
  */
 import type { Command } from "commander";
-import { type RecipientPublicJwk, sealEnvelope } from "../../index.js";
+import { type RecipientPublicJwk, sealEnvelope } from "../../security/index.js";
 import { CliUsageError } from "../cli-errors.js";
 import type { CliIo } from "../io.js";
 import { createOutput } from "../output.js";

@@ -1,14 +1,7 @@
 /** `send URL TEXT` and `stream URL TEXT`: one message, answered at once or as a stream. */
 import type { Command } from "commander";
-import {
-  type Client,
-  encodeMessage,
-  type Message,
-  MessageSchema,
-  type StreamResponse,
-  type Task,
-  TaskSchema,
-} from "../../index.js";
+import { type Client, type Message, MessageSchema, type StreamResponse, type Task, TaskSchema } from "../../index.js";
+import { encodeMessage } from "../../protocol/index.js";
 import { addConnectionOptions, type ConnectionOptions, withAgent } from "../connection.js";
 import type { CliIo } from "../io.js";
 import { addMessageOptions, addressingOf, buildMessage, type MessageOptions } from "../message-options.js";

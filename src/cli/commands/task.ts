@@ -1,7 +1,8 @@
 /** `task get|list|cancel|subscribe`: the task methods of spec §3.1.3–§3.1.6. */
 import type { Command } from "commander";
 import { InvalidArgumentError } from "commander";
-import { encodeMessage, ListTasksResponseSchema, TaskSchema } from "../../index.js";
+import { ListTasksResponseSchema, TaskSchema } from "../../index.js";
+import { encodeMessage } from "../../protocol/index.js";
 import { addConnectionOptions, type ConnectionOptions, withAgent } from "../connection.js";
 import type { CliIo } from "../io.js";
 import { createOutput } from "../output.js";

@@ -8,13 +8,13 @@ import cliSpinners from "cli-spinners";
 import { createLogUpdate } from "log-update";
 import {
   applyArtifactUpdate,
-  encodeMessage,
   isLastFrame,
   type Message,
   type StreamResponse,
   StreamResponseSchema,
   type Task,
 } from "../../index.js";
+import { encodeMessage } from "../../protocol/index.js";
 import type { Output } from "../output.js";
 import { artifactLines, messageLines, messageText, paintState, partsText, stateName, taskLines } from "./task-text.js";
 

@@ -8,7 +8,7 @@
 import { createRegistry, type DescMessage, fromJson, type JsonValue, type MessageShape } from "@bufbuild/protobuf";
 import { type Code, ConnectError } from "@connectrpc/connect";
 import { file_google_rpc_error_details } from "../../../gen/google/rpc/error_details_pb.js";
-import { grpcStatusOf, toA2AError, wireDetailsOf } from "../../a2a/error-wire.js";
+import { asWireError, grpcStatusOf, wireDetailsOf } from "../../a2a/error-wire.js";
 import type { ErrorDetail } from "../../a2a/errors.js";
 
 /** The detail types a status can carry: google/rpc/error_details.proto. */
@@ -30,7 +30,7 @@ function outgoingDetail(detail: ErrorDetail): OutgoingDetail | undefined {
 
 /** The ConnectError to throw for `error`; anything that is not an A2AError is a bare INTERNAL. */
 export function toConnectError(error: unknown): ConnectError {
-  const a2a = toA2AError(error);
+  const a2a = asWireError(error);
   const details = wireDetailsOf(a2a).flatMap((d) => outgoingDetail(d) ?? []);
   return new ConnectError(a2a.message, grpcStatusOf(a2a) as Code, undefined, details, a2a);
 }

@@ -27,7 +27,7 @@ import { encodeMessageText } from "../../a2a/protojson.js";
 import { isLastFrame } from "../../a2a/stream-frame.js";
 import type { AgentUrlPolicy } from "../../http/agent-url.js";
 import { AgentUrlRejectedError } from "../../http/agent-url-error.js";
-import { createGuardedFetch, type GuardedFetch } from "../../http/guarded-fetch.js";
+import type { GuardedFetch } from "../../http/guarded-fetch.js";
 import { backoffDelayMs } from "../../runtime/backoff.js";
 import { type Clock, systemClock } from "../../runtime/clock.js";
 import { createLogger, type Logger } from "../../runtime/logger.js";
@@ -101,7 +101,9 @@ function retryable(status: number): boolean {
 export class PushNotificationSender {
   readonly #options: Required<Omit<PushNotificationSenderOptions, "urlPolicy" | "logger">>;
   readonly #logger: Logger;
-  readonly #fetch: GuardedFetch;
+  readonly #urlPolicy: AgentUrlPolicy | undefined;
+  /** Made on the first delivery: the guarded fetch is Node's (undici, DNS), and `/server` loads in any runtime. */
+  #fetch: Promise<GuardedFetch> | undefined;
   /** Lanes with updates waiting or being delivered, by scoped task id. */
   readonly #lanes = new Map<string, Lane>();
   /** Lanes waiting for a worker, in arrival order. */
@@ -122,7 +124,7 @@ export class PushNotificationSender {
       random: options.random ?? Math.random,
     };
     this.#logger = options.logger ?? createLogger();
-    this.#fetch = createGuardedFetch({ allowedSchemes: ["https", "http"], ...options.urlPolicy });
+    this.#urlPolicy = options.urlPolicy;
   }
 
   /** Updates waiting to be delivered (not counting the one each busy task is delivering). */
@@ -160,7 +162,14 @@ export class PushNotificationSender {
 
   /** Closes the sender's connections (updates still waiting are not delivered). */
   async close(): Promise<void> {
-    await this.#fetch.close();
+    await (await this.#fetch)?.close();
+  }
+
+  #guardedFetch(): Promise<GuardedFetch> {
+    this.#fetch ??= import("../../http/guarded-fetch.js").then(({ createGuardedFetch }) =>
+      createGuardedFetch({ allowedSchemes: ["https", "http"], ...this.#urlPolicy }),
+    );
+    return this.#fetch;
   }
 
   #schedule(): void {
@@ -218,7 +227,7 @@ export class PushNotificationSender {
       let failure: string;
       let again: boolean;
       try {
-        const response = await this.#fetch.fetch(config.url, {
+        const response = await (await this.#guardedFetch()).fetch(config.url, {
           method: "POST",
           headers,
           body,

@@ -5,7 +5,8 @@
  * well-known path of the URL given here.
  */
 import { createExampleAgent } from "../../../examples/example-agent.js";
-import type { AgentServer } from "../../../src/server/serve-agent.js";
+import { listen } from "../../../src/node/index.js";
+import type { AgentServer } from "../../../src/node/serve-agent.js";
 import { type A2AJsAgent, startA2AJsAgent } from "../../client/support/a2a-js-agent.js";
 
 export interface TestAgent {
@@ -20,7 +21,7 @@ export interface ExampleAgent extends TestAgent {
 
 export async function startExampleAgent(sentenceDelayMs = 150): Promise<ExampleAgent> {
   const agent = createExampleAgent({ sentenceDelayMs });
-  const server = await agent.listen({ port: 0, grpcPort: 0 });
+  const server = await listen(agent, { port: 0, grpcPort: 0 });
   return { url: server.url, server, close: () => server.close() };
 }
 

@@ -2,8 +2,8 @@
 import { once } from "node:events";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
+import { createNodeListener } from "../../../src/node/node-adapter.js";
 import type { HttpBinding } from "../../../src/server/http-exchange.js";
-import { createNodeListener } from "../../../src/server/node-adapter.js";
 
 export interface ServedBinding extends AsyncDisposable {
   readonly url: string;

@@ -6,6 +6,7 @@
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { readSseEvents } from "../../../src/a2a/sse.js";
+import { type NodeRequestListener, nodeHandler } from "../../../src/node/index.js";
 import type { AgentBuilder, ServeOptions } from "../../../src/server/agent-builder.js";
 
 export interface Deferred<T = void> {
@@ -32,15 +33,15 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Serves `agent.nodeHandler()` on 127.0.0.1:0; `wrap` may surround the listener. */
+/** Serves `nodeHandler(agent)` on 127.0.0.1:0; `wrap` may surround the listener. */
 export async function serveAgent(
   // biome-ignore lint/suspicious/noExplicitAny: any tools type.
   agent: AgentBuilder<any>,
   options: ServeOptions & {
-    wrap?: (listener: ReturnType<AgentBuilder["nodeHandler"]>) => http.RequestListener;
+    wrap?: (listener: NodeRequestListener) => http.RequestListener;
   } = {},
 ): Promise<RunningServer> {
-  const listener = agent.nodeHandler(options);
+  const listener = nodeHandler(agent, options);
   const closes: Deferred[] = [];
   const closeOf = (n: number) => {
     while (closes.length < n) closes.push(deferred());

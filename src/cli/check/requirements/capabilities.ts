@@ -4,7 +4,7 @@
  * the extended card (§3.1.11).
  */
 import type { JsonObject } from "@bufbuild/protobuf";
-import type { A2AMethodName } from "../../../index.js";
+import type { A2AMethodName } from "../../../protocol/index.js";
 import { type BindingContext, type BindingRequirement, fail, pass, skip, type Verdict } from "../requirement.js";
 import {
   describeError,

@@ -1,5 +1,6 @@
 /** The Agent Card (spec §8, §4.4, §5.5, §5.7): served, complete, well formed, cacheable, signed when a JWKS is given. */
-import { AgentCardSchema, verifyAgentCardSignatures } from "../../../index.js";
+import { AgentCardSchema } from "../../../index.js";
+import { verifyAgentCardSignatures } from "../../../security/index.js";
 import { interfaceFindings, requiredFieldFindings, skillFindings } from "../../card-lint.js";
 import { jsonFormProblems } from "../json-form.js";
 import { type CardRequirement, fail, pass, skip } from "../requirement.js";

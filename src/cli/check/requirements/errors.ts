@@ -4,7 +4,8 @@
  * the other requirements provoked.
  */
 import type { JsonObject } from "@bufbuild/protobuf";
-import { type A2AErrorType, PROTOCOL_BINDING_HTTP_JSON, PROTOCOL_BINDING_JSONRPC } from "../../../index.js";
+import { PROTOCOL_BINDING_HTTP_JSON, PROTOCOL_BINDING_JSONRPC } from "../../../index.js";
+import type { A2AErrorType } from "../../../protocol/index.js";
 import { type BindingContext, type BindingRequirement, fail, pass, skip } from "../requirement.js";
 import { isVerdict, mappingProblems } from "../scenario.js";
 import { isJsonObjectValue, type WireError } from "../wire.js";

@@ -3,7 +3,7 @@
  * once, then on each interface the card declares, reachability first (the
  * rest is skipped on an interface that does not answer A2A).
  */
-import { GRPC_STATUS_CODES } from "../../../index.js";
+import { GRPC_STATUS_CODES } from "../../../protocol/index.js";
 import { type BindingRequirement, fail, pass, type Requirement } from "../requirement.js";
 import { describeError } from "../scenario.js";
 import { CAPABILITY_REQUIREMENTS } from "./capabilities.js";

@@ -4,7 +4,9 @@
  * body that is not JSON, an envelope that is not a request, an unknown
  * method, a request missing its message, and an empty message.
  */
-import { GRPC_STATUS_CODES, PROTOCOL_BINDING_HTTP_JSON, PROTOCOL_BINDING_JSONRPC } from "../../../index.js";
+
+import { PROTOCOL_BINDING_HTTP_JSON, PROTOCOL_BINDING_JSONRPC } from "../../../index.js";
+import { GRPC_STATUS_CODES } from "../../../protocol/index.js";
 import type { HttpJsonWire } from "../http-json-wire.js";
 import type { JsonRpcWire } from "../jsonrpc-wire.js";
 import { type BindingRequirement, fail, pass, type Verdict } from "../requirement.js";

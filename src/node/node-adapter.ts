@@ -15,9 +15,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { BodyTooLargeError, readNodeBody } from "../http/capped-body.js";
 import type { Logger } from "../runtime/logger.js";
-import type { HttpBinding, HttpBodyReply, HttpReply, HttpRequestLike } from "./http-exchange.js";
-import { endAtTurnEnd } from "./turn-end-writes.js";
-import { nextTurn, overSlice } from "./turn-slice.js";
+import type { HttpBinding, HttpBodyReply, HttpReply, HttpRequestLike } from "../server/http-exchange.js";
+import { endAtTurnEnd } from "../server/turn-end-writes.js";
+import { nextTurn, overSlice } from "../server/turn-slice.js";
 
 /** A `node:http` request listener, usable as Express middleware. Resolves when the response is done. */
 export type NodeRequestListener = (

@@ -6,7 +6,7 @@
  * the builder's one request handler, so they share tasks and stores.
  *
  * ```ts
- * const server = await agent.listen({ port: 8000, grpcPort: 50051, host: "0.0.0.0" });
+ * const server = await listen(agent, { port: 8000, grpcPort: 50051, host: "0.0.0.0" });
  * ```
  */
 import { once } from "node:events";
@@ -17,17 +17,19 @@ import { type AgentInterface, AgentInterfaceSchema } from "../../gen/a2a_pb.js";
 import { PROTOCOL_BINDING_GRPC } from "../a2a/constants.js";
 import { grpcTarget } from "../a2a/grpc-url.js";
 import { A2A_PROTOCOL_VERSION } from "../a2a/version.js";
-import type { AgentBuilder } from "./agent-builder.js";
+import type { AgentBuilder } from "../server/agent-builder.js";
 import {
   AgentCardBinding,
   type AgentCardOptions,
   checkCardSecurityOptions,
   withoutTrailingSlash,
-} from "./agent-card.js";
-import { AuthNotConfiguredError, CHOOSE_AN_AUTH_MODE, isLoopbackHost } from "./auth/loopback.js";
-import { DRAIN_GRACE_MS, HttpDrain, settlesWithin } from "./drain.js";
-import { type GrpcServer, listenGrpc } from "./grpc/grpc-server.js";
-import type { HttpBinding } from "./http-exchange.js";
+} from "../server/agent-card.js";
+import { AuthNotConfiguredError, CHOOSE_AN_AUTH_MODE, isLoopbackHost } from "../server/auth/loopback.js";
+import { DRAIN_GRACE_MS, settlesWithin } from "../server/drain.js";
+import type { GrpcServer } from "../server/grpc/grpc-server.js";
+import type { HttpBinding } from "../server/http-exchange.js";
+import { recordServed } from "../server/served-interfaces.js";
+import { HttpDrain } from "./http-drain.js";
 import { createNodeListener } from "./node-adapter.js";
 
 type InterfaceInit = MessageInitShape<typeof AgentInterfaceSchema>;
@@ -113,15 +115,6 @@ function authority(host: string, port: number): string {
   return `${host.includes(":") ? `[${host}]` : host}:${port}`;
 }
 
-/** Interfaces served right now, per agent, for `toAgentCard()`. */
-const servedByAgent = new WeakMap<object, Set<AgentServer>>();
-
-/** The interfaces of every server `agent` is running (none before `listen`). */
-// biome-ignore lint/suspicious/noExplicitAny: any tools type serves alike.
-export function servedInterfaces(agent: AgentBuilder<any>): AgentInterface[] {
-  return [...(servedByAgent.get(agent) ?? [])].flatMap((server) => server.interfaces);
-}
-
 /**
  * The card's interfaces for an HTTP base URL: one per served HTTP binding at
  * that URL (without a trailing slash), then gRPC at `grpcUrl`, else on the
@@ -152,7 +145,7 @@ function interfacesAt(
 
 /** Serves `agent` over JSON-RPC, HTTP+JSON and, with `grpcPort`, gRPC. */
 // biome-ignore lint/suspicious/noExplicitAny: any tools type serves alike.
-export async function listenAgent(agent: AgentBuilder<any>, options: ListenOptions): Promise<AgentServer> {
+export async function listen(agent: AgentBuilder<any>, options: ListenOptions): Promise<AgentServer> {
   const host = options.host ?? "127.0.0.1";
   if (agent.auth === undefined && !isLoopbackHost(host)) {
     throw new AuthNotConfiguredError(
@@ -168,7 +161,8 @@ export async function listenAgent(agent: AgentBuilder<any>, options: ListenOptio
   const grpc: GrpcServer | undefined =
     options.grpcPort === undefined
       ? undefined
-      : await listenGrpc(agent.requestHandler(), {
+      : // connect-node loads only for an agent that serves gRPC.
+        await (await import("../server/grpc/grpc-server.js")).listenGrpc(agent.requestHandler(), {
           port: options.grpcPort,
           host,
           logger: agent.logger,
@@ -209,6 +203,7 @@ export async function listenAgent(agent: AgentBuilder<any>, options: ListenOptio
   }
 
   let closing: Promise<void> | undefined;
+  let forget = (): void => undefined;
   const running: AgentServer = {
     url,
     port,
@@ -217,7 +212,7 @@ export async function listenAgent(agent: AgentBuilder<any>, options: ListenOptio
     interfaces: interfacesAt(protocols, url, grpcInterface, tenant),
     close: (closeOptions = {}) => {
       closing ??= (async () => {
-        servedByAgent.get(agent)?.delete(running);
+        forget();
         const closed = once(server, "close");
         const { drainMs } = closeOptions;
         if (drainMs === undefined) {
@@ -241,8 +236,10 @@ export async function listenAgent(agent: AgentBuilder<any>, options: ListenOptio
     },
     [Symbol.asyncDispose]: () => running.close(),
   };
-  const served = servedByAgent.get(agent) ?? new Set<AgentServer>();
-  served.add(running);
-  servedByAgent.set(agent, served);
+  forget = recordServed(agent, running);
+  // One line per binding; the URL is bound, not logged, so the PII masker leaves its address alone.
+  for (const served of running.interfaces) {
+    agent.logger.child({ protocol_binding: served.protocolBinding, url: served.url }).info("listening");
+  }
   return running;
 }
