@@ -166,14 +166,24 @@ describe("gRPC calls", () => {
   it("a message over a size cap is never a rate limit: a reply is -32006, a request a validation error", async () => {
     const big = () => create(TaskSchema, { ...task(), metadata: { text: "x".repeat(50_000) } });
     server = await startGrpcServer({ getTask: big }, { writeMaxBytes: 20_000 });
-    await using client = new Client({ baseUrl: server.url, binding: "GRPC", maxResponseBytes: 10_000 });
+    await using client = new Client({
+      transports: [grpcTransport()],
+      baseUrl: server.url,
+      binding: "GRPC",
+      maxResponseBytes: 10_000,
+    });
     // Over the agent's own write cap: the agent answers RESOURCE_EXHAUSTED about its reply.
     const overAgentCap = await failure(client.getTask("t1"));
     expect(overAgentCap).toBeInstanceOf(InvalidAgentResponseError);
     expect((overAgentCap as NovaOSError).isRetryable).toBe(false);
     await server.close();
     server = await startGrpcServer({ getTask: big, sendMessage: () => ({}) }, { readMaxBytes: 1000 });
-    await using capped = new Client({ baseUrl: server.url, binding: "GRPC", maxResponseBytes: 10_000 });
+    await using capped = new Client({
+      transports: [grpcTransport()],
+      baseUrl: server.url,
+      binding: "GRPC",
+      maxResponseBytes: 10_000,
+    });
     // Over this client's cap: connect refuses the reply while reading it.
     const overClientCap = await failure(capped.getTask("t1"));
     expect(overClientCap).toBeInstanceOf(InvalidAgentResponseError);

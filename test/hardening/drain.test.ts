@@ -7,6 +7,7 @@
  * fails (and answers) what is still running at the deadline; the example
  * agent drains on SIGTERM and exits.
  */
+
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import net from "node:net";
@@ -16,6 +17,7 @@ import { afterEach, describe, expect, it, onTestFinished } from "vitest";
 import { A2AService, type StreamResponse, TaskState } from "../../gen/a2a_pb.js";
 import { frameState, isLastFrame } from "../../src/a2a/stream-frame.js";
 import { Client } from "../../src/client/client.js";
+import { grpcTransport } from "../../src/grpc/index.js";
 import { type AgentServer, listen } from "../../src/node/serve-agent.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { AgentBuilder } from "../../src/server/agent-builder.js";
@@ -131,8 +133,12 @@ describe("AgentServer.close({ drainMs })", () => {
     const calls = Array.from({ length: 20 }, (_, i) =>
       blockingCall(running, bindings[i % 3] as (typeof bindings)[number]),
     );
-    await using sse = new Client({ baseUrl: running.url });
-    await using grpc = new Client({ baseUrl: `http://${running.grpcTarget}`, binding: "GRPC" });
+    await using sse = new Client({ transports: [grpcTransport()], baseUrl: running.url });
+    await using grpc = new Client({
+      transports: [grpcTransport()],
+      baseUrl: `http://${running.grpcTarget}`,
+      binding: "GRPC",
+    });
     const streams = [sse, grpc].map((client) => lastFrame(client.sendStreamingMessage("wait", { skillId: "hold" })));
     await holding(22);
     const closing = running.close({ drainMs: 60_000 });
@@ -164,8 +170,12 @@ describe("AgentServer.close({ drainMs })", () => {
     server = await listen(agent, { port: 0, grpcPort: 0 });
     const running = server;
     const blocking = blockingCall(running, "JSONRPC");
-    await using sse = new Client({ baseUrl: running.url });
-    await using grpc = new Client({ baseUrl: `http://${running.grpcTarget}`, binding: "GRPC" });
+    await using sse = new Client({ transports: [grpcTransport()], baseUrl: running.url });
+    await using grpc = new Client({
+      transports: [grpcTransport()],
+      baseUrl: `http://${running.grpcTarget}`,
+      binding: "GRPC",
+    });
     const streams = [sse, grpc].map((client) => lastFrame(client.sendStreamingMessage("wait", { skillId: "hold" })));
     await holding(3);
     await running.close({ drainMs: 100 });

@@ -6,11 +6,13 @@
  * used to be a retryable NovaOSRateLimitError (RESOURCE_EXHAUSTED), so a
  * retry policy hammered the agent for a reply it could never read.
  */
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ProtocolBinding } from "../../src/a2a/constants.js";
 import { InvalidAgentResponseError } from "../../src/a2a/errors.js";
 import { Client } from "../../src/client/client.js";
 import type { NovaOSError } from "../../src/errors/novaos-errors.js";
+import { grpcTransport } from "../../src/grpc/index.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { AgentBuilder } from "../../src/server/agent-builder.js";
 import { expectUnaffected, type ServedAgent, serveForAttack } from "./support.js";
@@ -29,7 +31,7 @@ afterAll(() => agent.close());
 
 function cappedClient(binding: ProtocolBinding): Client {
   const baseUrl = binding === "GRPC" ? `http://${agent.server.grpcTarget}` : agent.server.url;
-  return new Client({ baseUrl, binding, maxResponseBytes: CAP, maxSseEventBytes: CAP });
+  return new Client({ transports: [grpcTransport()], baseUrl, binding, maxResponseBytes: CAP, maxSseEventBytes: CAP });
 }
 
 function expectNotRetryableOversize(error: unknown): void {

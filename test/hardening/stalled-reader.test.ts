@@ -9,6 +9,7 @@
  * are at most 64 KiB at a time. The skill, the task and the other callers
  * are unaffected.
  */
+
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,6 +18,7 @@ import type { ProtocolBinding } from "../../src/a2a/constants.js";
 import { InternalError } from "../../src/a2a/errors.js";
 import { frameState } from "../../src/a2a/stream-frame.js";
 import { Client } from "../../src/client/client.js";
+import { grpcTransport } from "../../src/grpc/index.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { AgentBuilder } from "../../src/server/agent-builder.js";
 import { textPart } from "../../src/server/task-updater.js";
@@ -93,7 +95,12 @@ describe("a reader past the backlog bound, on every binding", () => {
 
   function clientFor(binding: ProtocolBinding): Client {
     const baseUrl = binding === "GRPC" ? `http://${agent.server.grpcTarget}` : agent.server.url;
-    return new Client({ baseUrl, binding, headers: { "X-NovaOS-Tenant-Id": "attacker" } });
+    return new Client({
+      transports: [grpcTransport()],
+      baseUrl,
+      binding,
+      headers: { "X-NovaOS-Tenant-Id": "attacker" },
+    });
   }
 
   const artifactText = (frame: StreamResponse) => {

@@ -215,7 +215,7 @@ describe.each(BINDINGS)("our Client → AgentBuilder over %s", (binding) => {
 
 describe.each(BINDINGS)("our Client over %s reads a direct Message reply", (binding) => {
   it("sendMessage returns the Message; sendStreamingMessage yields it as its one, last frame", async () => {
-    await using client = new Client({ baseUrl: urls[binding], binding });
+    await using client = new Client({ transports: [grpcTransport()], baseUrl: urls[binding], binding });
     const reply = await client.sendMessage("hi", { skillId: "quick" });
     expect(reply.$typeName).toBe("lf.a2a.v1.Message");
     expect((reply as Message).parts[0]?.content).toEqual({ case: "text", value: "quick: hi" });
@@ -226,7 +226,7 @@ describe.each(BINDINGS)("our Client over %s reads a direct Message reply", (bind
 });
 
 describe.each(BINDINGS)("HITL follow-ups of our Client over %s reach the skill that owns the task", (binding) => {
-  const connect = () => new Client({ baseUrl: urls[binding], binding });
+  const connect = () => new Client({ transports: [grpcTransport()], baseUrl: urls[binding], binding });
 
   it("runs the docs' sendHitlResponse sample, which names no skill, against a multi-skill agent", async () => {
     await using client = connect();

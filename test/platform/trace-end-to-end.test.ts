@@ -6,6 +6,7 @@
  * `traceparent` reaches the service. One trace, four hops, no hand-made
  * context in between.
  */
+
 import { context, propagation, type SpanContext, SpanKind, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
@@ -14,6 +15,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { ProtocolBinding } from "../../src/a2a/constants.js";
 import { taskText } from "../../src/a2a/text.js";
 import { Client } from "../../src/client/client.js";
+import { grpcTransport } from "../../src/grpc/index.js";
 import { type AgentServer, listen } from "../../src/node/serve-agent.js";
 import { extractParentId, extractTraceId } from "../../src/runtime/traceparent.js";
 import { type GatewayDouble, startGateway } from "../tools/support/mcp-gateway.js";
@@ -61,6 +63,7 @@ describe("trace context end to end", () => {
   for (const [binding, url] of bindings) {
     it(`is one trace from the client call to the skill span to the skill's platform and tool calls (${binding})`, async () => {
       await using client = new Client({
+        transports: [grpcTransport()],
         baseUrl: url(),
         binding,
         headers: { "X-NovaOS-Execution-Token": RECALL_TOKEN },

@@ -211,7 +211,7 @@ describe("mounted under a path with the SDK's helpers", () => {
     const atOrigin = await fetch(`${origin}/.well-known/agent-card.json`);
     expect(atOrigin.status).toBe(200);
     const card = await atOrigin.json();
-    expect(card.supportedInterfaces.map((i: { url: string }) => i.url)).toEqual([`${origin}/a2a/`, `${origin}/a2a/`]);
+    expect(card.supportedInterfaces.map((i: { url: string }) => i.url)).toEqual([`${origin}/a2a`, `${origin}/a2a`]);
     const underMount = await (await fetch(`${origin}/a2a/.well-known/agent-card.json`)).json();
     expect(underMount).toEqual(card);
     const bare = await fetch(`${origin}/a2a`, {
