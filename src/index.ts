@@ -39,9 +39,11 @@ export {
   JSONParseError,
   JsonRpcError,
   MethodNotFoundError,
+  PermissionDeniedError,
   PushNotificationNotSupportedError,
   TaskNotCancelableError,
   TaskNotFoundError,
+  UnauthenticatedError,
   UnsupportedOperationError,
   VersionNotSupportedError,
 } from "./a2a/errors.js";

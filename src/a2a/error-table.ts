@@ -1,9 +1,12 @@
 /**
  * The one table of A2A errors: every error the protocol layer can put on the
  * wire, with its JSON-RPC code, HTTP status, gRPC status and
- * `google.rpc.ErrorInfo` reason. Spec v1.0.1 §5.4 (the nine A2A errors) and
- * §9.5 (the five JSON-RPC standard errors). Every binding, and the SDK's error
- * classes, read this table; nothing else restates it.
+ * `google.rpc.ErrorInfo` reason. Spec v1.0.1 §5.4 (the nine A2A errors), §9.5
+ * (the five JSON-RPC standard errors) and the two categories of §3.3.2 whose
+ * codes the spec leaves to implementations: authentication (401,
+ * UNAUTHENTICATED) and authorization (403, PERMISSION_DENIED), with JSON-RPC
+ * codes of this SDK's choosing (docs/decisions.md). Every binding, and the
+ * SDK's error classes, read this table; nothing else restates it.
  */
 
 /** `google.rpc.ErrorInfo.domain` of every error the A2A bindings emit (§10.6, §11.6). */
@@ -35,8 +38,11 @@ export type GrpcStatusName = keyof typeof GRPC_STATUS_CODES;
 export interface A2AErrorSpec {
   /** The spec's error type name, also the SDK class name. */
   readonly type: string;
-  /** `a2a`: the A2A errors of §5.4; `jsonrpc`: the JSON-RPC 2.0 standard errors of §9.5. */
-  readonly family: "a2a" | "jsonrpc";
+  /**
+   * `a2a`: the A2A errors of §5.4; `jsonrpc`: the JSON-RPC 2.0 standard errors
+   * of §9.5; `auth`: the authentication and authorization errors of §3.3.2.
+   */
+  readonly family: "a2a" | "jsonrpc" | "auth";
   readonly jsonRpcCode: number;
   readonly httpStatus: number;
   readonly grpcStatus: GrpcStatusName;
@@ -168,6 +174,24 @@ export const A2A_ERRORS = {
     "Invalid parameters",
   ),
   InternalError: row("InternalError", "jsonrpc", -32603, 500, "INTERNAL", "INTERNAL", "Internal error"),
+  UnauthenticatedError: row(
+    "UnauthenticatedError",
+    "auth",
+    -32060,
+    401,
+    "UNAUTHENTICATED",
+    "UNAUTHENTICATED",
+    "Authentication required",
+  ),
+  PermissionDeniedError: row(
+    "PermissionDeniedError",
+    "auth",
+    -32061,
+    403,
+    "PERMISSION_DENIED",
+    "PERMISSION_DENIED",
+    "Permission denied",
+  ),
 } as const satisfies Record<string, A2AErrorSpec>;
 
 export type A2AErrorType = keyof typeof A2A_ERRORS;

@@ -117,6 +117,22 @@ export class VersionNotSupportedError extends A2AProtocolError {
   static override readonly brand: string = "VersionNotSupportedError";
 }
 
+/**
+ * -32060: the call carries no credentials, or credentials the agent refused
+ * (HTTP 401 with a `WWW-Authenticate` challenge, gRPC UNAUTHENTICATED).
+ */
+export class UnauthenticatedError extends A2AProtocolError {
+  static override readonly brand: string = "UnauthenticatedError";
+}
+/**
+ * -32061: the caller is authenticated but may not make this call (HTTP 403,
+ * gRPC PERMISSION_DENIED). Never used for another caller's task: that is
+ * answered as an unknown task, so its existence is not revealed.
+ */
+export class PermissionDeniedError extends A2AProtocolError {
+  static override readonly brand: string = "PermissionDeniedError";
+}
+
 /** The JSON-RPC 2.0 standard errors (-32700, -32600…-32603). */
 export class JsonRpcError extends A2AError {
   static override readonly brand: string = "JsonRpcError";
@@ -158,6 +174,8 @@ export const A2A_ERROR_CLASSES: Readonly<Record<A2AErrorType, typeof A2AError>> 
   MethodNotFoundError,
   InvalidParamsError,
   InternalError,
+  UnauthenticatedError,
+  PermissionDeniedError,
 };
 
 /**

@@ -4,7 +4,9 @@
  * otherwise the status decides: 401/403 authentication, 429 rate limit with
  * `Retry-After`, 404 agent not found, 5xx server error, other 4xx validation.
  * Authentication and rate limiting are decided before the body, because a
- * proxy in front of the agent answers those, not the agent.
+ * proxy in front of the agent answers those, not the agent — unless the body
+ * is the agent's own refusal with that very status (`UnauthenticatedError`
+ * on 401, `PermissionDeniedError` on 403), the error gRPC callers get too.
  */
 import { PROTOCOL_BINDING_JSONRPC, type ProtocolBinding } from "../a2a/constants.js";
 import { fromHttpError, fromJsonRpcErrorObject } from "../a2a/error-wire.js";
@@ -31,8 +33,9 @@ export async function errorFromHttpResponse(response: Response, binding: Protoco
   const body = await readErrorBody(response);
   const details = { status, body };
   const message = `${response.url || "agent"} answered HTTP ${status}${response.statusText ? ` ${response.statusText}` : ""}`;
-  // Authentication and rate limits come from whatever stands in front of the agent, whatever the body says.
-  const a2a = isGatekeeperStatus(status) ? undefined : a2aErrorInBody(binding, status, body);
+  // Authentication and rate limits come from whatever stands in front of the agent, unless the agent says so itself.
+  const inBody = a2aErrorInBody(binding, status, body);
+  const a2a = isGatekeeperStatus(status) && inBody?.spec?.httpStatus !== status ? undefined : inBody;
   return (
     a2a ??
     errorForHttpStatus(status, message, { details, retryAfter: parseRetryAfter(response.headers.get("retry-after")) })

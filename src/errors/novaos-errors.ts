@@ -59,9 +59,11 @@ export class NovaOSConnectionError extends NovaOSError {
   }
 }
 
-/** Authentication failed (HTTP 401, an origin refused). */
+/** Authentication failed (HTTP 401, an origin refused), or the caller may not make the call (403). */
 export class NovaOSAuthenticationError extends NovaOSError {
   static override readonly brand: string = "NovaOSAuthenticationError";
+  /** An agent's own refusals (the A2A wire errors of §3.3.2) are authentication errors too. */
+  static override readonly matches: readonly string[] = ["UnauthenticatedError", "PermissionDeniedError"];
 }
 
 /** The pod runs outside the auth-proxy: no execution token was injected and none was configured. */

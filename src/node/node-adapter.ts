@@ -123,6 +123,10 @@ class NodeRequest implements HttpRequestLike {
     return this.#gone.signal;
   }
 
+  get remoteAddress(): string | undefined {
+    return this.#req.socket.remoteAddress;
+  }
+
   get baseUrl(): string | undefined {
     const req = this.#req;
     const host = req.headers.host;

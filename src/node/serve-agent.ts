@@ -18,7 +18,13 @@ import { PROTOCOL_BINDING_GRPC } from "../a2a/constants.js";
 import { grpcTarget } from "../a2a/grpc-url.js";
 import { A2A_PROTOCOL_VERSION } from "../a2a/version.js";
 import type { AgentBuilder } from "../server/agent-builder.js";
-import { AgentCardBinding, type AgentCardOptions, withoutTrailingSlash } from "../server/agent-card.js";
+import {
+  AgentCardBinding,
+  type AgentCardOptions,
+  checkCardSecurityOptions,
+  withoutTrailingSlash,
+} from "../server/agent-card.js";
+import { AuthNotConfiguredError, CHOOSE_AN_AUTH_MODE, isLoopbackHost } from "../server/auth/loopback.js";
 import { DRAIN_GRACE_MS, settlesWithin } from "../server/drain.js";
 import type { GrpcServer } from "../server/grpc/grpc-server.js";
 import type { HttpBinding } from "../server/http-exchange.js";
@@ -33,7 +39,10 @@ export interface ListenOptions {
   readonly port: number;
   /** The gRPC port (also Connect and gRPC-Web). Without it gRPC is not served. 0 picks a free port. */
   readonly grpcPort?: number;
-  /** The address both servers bind to. Default `127.0.0.1`; `0.0.0.0` or `::` to accept remote callers. */
+  /**
+   * The address both servers bind to. Default `127.0.0.1`; `0.0.0.0` or `::`
+   * to accept remote callers, which an agent without an `auth` mode refuses.
+   */
   readonly host?: string;
   /**
    * The URL callers reach the HTTP server at (behind a proxy or a load
@@ -56,7 +65,7 @@ export interface ListenOptions {
   readonly trustHostHeader?: boolean;
   /** The tenant every interface of the card carries; callers send it with each request (`/{tenant}/…`). */
   readonly tenant?: string;
-  /** What the served card adds (description, provider, security…), or `false` to serve no card. */
+  /** What the served card adds (description, provider…), or `false` to serve no card. Security is the auth mode's. */
   readonly agentCard?: Omit<AgentCardOptions, "supportedInterfaces"> | false;
   /** Also answer Connect and gRPC-Web on the gRPC port. Default true. */
   readonly connect?: boolean;
@@ -138,6 +147,12 @@ function interfacesAt(
 // biome-ignore lint/suspicious/noExplicitAny: any tools type serves alike.
 export async function listen(agent: AgentBuilder<any>, options: ListenOptions): Promise<AgentServer> {
   const host = options.host ?? "127.0.0.1";
+  if (agent.auth === undefined && !isLoopbackHost(host)) {
+    throw new AuthNotConfiguredError(
+      `Refusing to listen on ${host}: this agent has no authentication configured, so it serves its own machine only (listen on 127.0.0.1, or ${CHOOSE_AN_AUTH_MODE})`,
+    );
+  }
+  if (options.agentCard) checkCardSecurityOptions(options.agentCard, agent.auth);
   const tenant = options.tenant ?? "";
   const publicUrl = options.publicUrl?.replace(/\/?$/, "/");
   // Checked before anything listens: a gRPC address the card could not name is the caller's mistake.
@@ -159,6 +174,9 @@ export async function listen(agent: AgentBuilder<any>, options: ListenOptions): 
   const grpcInterface = grpc ? { port: grpc.port, url: publicGrpcUrl } : undefined;
   let bindings: readonly HttpBinding[] = protocols;
   const server = http.createServer();
+  // The peer's address is read as the connection opens, while the socket knows it (it then stays known): a client
+  // that resets mid-upload must go away quietly, not be authenticated as a caller from nowhere and logged at warn.
+  server.on("connection", (socket) => socket.remoteAddress);
   const drain = new HttpDrain(server);
   server.on("request", drain.listener(createNodeListener(() => bindings, { logger: agent.logger })));
   server.listen(options.port, host);

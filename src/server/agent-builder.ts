@@ -6,10 +6,13 @@
  * `@novaos/client-sdk/node` serve it (this file stays runtime-neutral).
  *
  * ```ts
- * const agent = new AgentBuilder({ name: "my-agent", version: "1.0.0" });
+ * const agent = new AgentBuilder({ name: "my-agent", version: "1.0.0", auth: "trustedProxy" });
  * agent.skill("greet", { description: "Greet a user" }, async (ctx, inputText) => ({ output: `Hello, ${inputText}!` }));
  * export default { fetch: agent.fetchHandler() };
  * ```
+ *
+ * Without an `auth` mode the agent answers callers on its own machine only
+ * (auth/loopback.ts); `auth` says how it authenticates everyone else.
  */
 import type { AgentCard, AgentExtension } from "../../gen/a2a_pb.js";
 import { type A2AExtension, ExtensionRegistry } from "../a2a/extensions.js";
@@ -18,9 +21,13 @@ import { MAX_REQUEST_VALUES } from "../a2a/request-limits.js";
 import { createLogger, type Logger } from "../runtime/logger.js";
 import { maskPii, maskPiiInObject } from "../security/pii.js";
 import type { ToolBindings } from "../tools/tool-bindings.js";
-import { type AgentCardOptions, buildAgentCard, type CardUrlOptions } from "./agent-card.js";
+import { type AgentCardOptions, buildAgentCard, type CardUrlOptions, checkCardSecurityOptions } from "./agent-card.js";
 import type { SkillMemoryOptions, ToolsFactory } from "./agent-execution-context.js";
 import { AgentRequestHandler, type ExtendedAgentCardProvider } from "./agent-request-handler.js";
+import { type AgentAuth, authenticatorFor } from "./auth/agent-auth.js";
+import type { Authenticator } from "./auth/authenticator.js";
+import type { AuthorizeHook } from "./auth/authorize.js";
+import { AuthNotConfiguredError, CHOOSE_AN_AUTH_MODE } from "./auth/loopback.js";
 import type { OutputMasker, SkillHandler } from "./execution.js";
 import { createFetchHandler, type FetchHandler } from "./fetch-adapter.js";
 import { agentHttpBindings } from "./http-bindings.js";
@@ -89,6 +96,19 @@ export interface AgentBuilderOptions<TTools = ToolBindings> {
   /** Request bodies above this many bytes are refused (-32700) before parsing. Default 10 MiB. */
   maxBodyBytes?: number;
   /**
+   * How callers are authenticated, on every binding, before any method runs;
+   * the card's `securitySchemes` and `securityRequirements` follow from it.
+   * Not set: callers on this machine only (loopback), trusted as the NovaOS
+   * auth-proxy's headers name them. See docs/security.md.
+   */
+  auth?: AgentAuth;
+  /**
+   * Widens who may act on a task: by default a caller reaches its own tasks
+   * only. Asked for another owner's task, and by ListTasks whether the caller
+   * may list every owner's (see docs/security.md).
+   */
+  authorize?: AuthorizeHook;
+  /**
    * Each task's history budget, in estimated bytes (default 4 MiB): past it
    * the oldest messages are dropped, the newest always kept, and the task's
    * `novaosHistoryTrimmed` metadata counts what was dropped.
@@ -135,6 +155,10 @@ export class AgentBuilder<TTools = ToolBindings> {
   readonly maxBodyBytes: number;
   readonly maxRequestValues: number;
   readonly logger: Logger;
+  /** The auth mode chosen; undefined when none was (loopback callers only). */
+  readonly auth: AgentAuth | undefined;
+  /** Who authenticates every call, and what the card declares about it. */
+  readonly authenticator: Authenticator;
   readonly #skills = new Map<string, RegisteredSkill>();
   readonly #options: AgentBuilderOptions<TTools>;
   #handler: AgentRequestHandler | undefined;
@@ -161,6 +185,13 @@ export class AgentBuilder<TTools = ToolBindings> {
     }
     this.maxRequestValues = options.maxRequestValues ?? MAX_REQUEST_VALUES;
     this.logger = options.logger ?? createLogger();
+    this.auth = options.auth;
+    this.authenticator = authenticatorFor(options.auth, this.name);
+    if (options.auth === "none" && options.extendedAgentCard !== undefined) {
+      throw new TypeError(
+        'The extended agent card is for authenticated callers (spec §3.1.11): choose an auth mode other than "none"',
+      );
+    }
     if (options.pushNotificationStore && !delivery) {
       this.logger.warn(
         "pushNotificationStore is set but nothing delivers push notifications: they are not served; " +
@@ -209,8 +240,13 @@ export class AgentBuilder<TTools = ToolBindings> {
     return this.extensions.declarations();
   }
 
-  /** The agent card content, for whoever publishes it; without given interfaces, those `listen(agent)` serves. */
+  /**
+   * The agent card content, for whoever publishes it; without given
+   * interfaces, those `listen(agent)` serves. Its security is the `auth`
+   * mode's: with a mode chosen, options that restate it are refused.
+   */
   toAgentCard(options: AgentCardOptions = {}): AgentCard {
+    checkCardSecurityOptions(options, this.auth);
     if (!options.supportedInterfaces) options = { ...options, supportedInterfaces: servedInterfaces(this) };
     return buildAgentCard(
       {
@@ -224,6 +260,7 @@ export class AgentBuilder<TTools = ToolBindings> {
         extendedAgentCard: this.#options.extendedAgentCard !== undefined,
         defaultInputModes: this.defaultInputModes,
         defaultOutputModes: this.defaultOutputModes,
+        security: this.auth === undefined ? undefined : this.authenticator,
       },
       options,
     );
@@ -249,6 +286,8 @@ export class AgentBuilder<TTools = ToolBindings> {
         masker: this.#options.maskOutputPii ? PII_MASKER : undefined,
         extendedAgentCard: typeof extended === "function" || extended === undefined ? extended : () => extended,
         streaming: this.streaming,
+        authenticator: this.authenticator,
+        authorize: this.#options.authorize,
         maxHistoryBytes: this.#options.maxHistoryBytes,
         ...(this.#options.streamBacklogBytes === undefined
           ? {}
@@ -260,11 +299,22 @@ export class AgentBuilder<TTools = ToolBindings> {
 
   /** The HTTP bindings the adapters serve, in routing order (see http-bindings.ts). */
   httpBindings(options: ServeOptions = {}): HttpBinding[] {
+    if (options.agentCard) checkCardSecurityOptions(options.agentCard, this.auth);
     return agentHttpBindings(this, options);
   }
 
-  /** A Fetch handler serving the HTTP bindings (Hono, Bun, Deno, Workers, Next.js). */
+  /**
+   * A Fetch handler serving the HTTP bindings (Hono, Bun, Deno, Workers,
+   * Next.js). A Fetch request does not say where it comes from, so an agent
+   * without an `auth` mode cannot keep to callers on its machine: it needs
+   * one (`"none"` included) to be served this way.
+   */
   fetchHandler(options: ServeOptions = {}): FetchHandler {
+    if (this.auth === undefined) {
+      throw new AuthNotConfiguredError(
+        `fetchHandler() cannot tell where a call comes from, so an agent without authentication cannot keep to callers on its own machine: ${CHOOSE_AN_AUTH_MODE}`,
+      );
+    }
     const bindings = this.httpBindings(options);
     return createFetchHandler(() => bindings, { logger: this.logger });
   }

@@ -4,8 +4,9 @@
  * Everything the builder knows is derived, never restated: skills under the
  * ids they are routed by, `capabilities.streaming` / `pushNotifications` /
  * `extendedAgentCard` from how the builder was constructed, the declared
- * extensions from its registry. What only the publisher knows (description,
- * provider, the reachable interfaces, security) is passed in. NovaOS pods
+ * extensions from its registry, `securitySchemes` and `securityRequirements`
+ * from its auth mode. What only the publisher knows (description, provider,
+ * the reachable interfaces) is passed in. NovaOS pods
  * are published by the platform's gateway; the adapters still serve the card
  * at `/.well-known/agent-card.json` so an agent run locally is discoverable
  * by any A2A client (see docs/decisions.md).
@@ -24,6 +25,8 @@ import { headerValue } from "../a2a/headers.js";
 import { encodeMessage } from "../a2a/protojson.js";
 import { A2A_PROTOCOL_VERSION } from "../a2a/version.js";
 import type { Logger } from "../runtime/logger.js";
+import type { AgentAuth } from "./auth/agent-auth.js";
+import type { Authenticator } from "./auth/authenticator.js";
 import type { HttpBinding, HttpReply, HttpRequestLike } from "./http-exchange.js";
 
 type CardInit = MessageInitShape<typeof AgentCardSchema>;
@@ -58,12 +61,28 @@ export interface AgentCardFacts {
   readonly extendedAgentCard: boolean;
   readonly defaultInputModes: readonly string[];
   readonly defaultOutputModes: readonly string[];
+  /** What the auth mode enforces; undefined when none was chosen (the publisher may then say). */
+  readonly security: Pick<Authenticator, "securitySchemes" | "securityRequirements"> | undefined;
+}
+
+/** With an auth mode chosen, the card's security is the mode's: options that restate it are refused. */
+export function checkCardSecurityOptions(options: AgentCardOptions, auth: AgentAuth | undefined): void {
+  if (auth === undefined || (options.securitySchemes === undefined && options.securityRequirements === undefined)) {
+    return;
+  }
+  throw new TypeError(
+    "The card's securitySchemes and securityRequirements follow from AgentBuilder({ auth }): they cannot be set on the card as well",
+  );
 }
 
 export function buildAgentCard(facts: AgentCardFacts, options: AgentCardOptions = {}): AgentCard {
   const { supportedInterfaces = [], ...rest } = options;
   return create(AgentCardSchema, {
     ...rest,
+    ...(facts.security && {
+      securitySchemes: { ...facts.security.securitySchemes },
+      securityRequirements: [...facts.security.securityRequirements],
+    }),
     name: facts.name,
     version: facts.version,
     description: options.description ?? facts.description,

@@ -4,10 +4,11 @@
  * task, cancellation, logging, secrets, the platform tools (`ctx.tools`) and
  * the extensions in force.
  *
- * Identity fields prefer the `X-NovaOS-*` headers (set by the auth-proxy
- * after it verified the execution token) over the platform context in the
- * message metadata (set by the caller); `runId` prefers the platform
- * context, which is what the platform puts on the request.
+ * Identity fields prefer the authenticated caller (`identity`: the verified
+ * execution token's claims, or the pod headers the auth-proxy set) over the
+ * platform context in the message metadata (set by the caller); `runId`
+ * prefers the platform context, which is what the platform puts on the
+ * request.
  */
 import type { JsonObject } from "@bufbuild/protobuf";
 import type { Message, Task } from "../../gen/a2a_pb.js";
@@ -20,11 +21,13 @@ import type { MemoryClientOptions } from "../memory/memory-client.js";
 import { MemoryNamespace } from "../memory/memory-namespace.js";
 import type { PlatformContext } from "../messages/platform-context.js";
 import type { ToolEvent } from "../messages/tool-event.js";
-import { ExecutionContext } from "../runtime/execution-context.js";
+import { EXECUTION_TOKEN_ENV, ExecutionContext } from "../runtime/execution-context.js";
 import { getAgentLogger, type Logger } from "../runtime/logger.js";
+import { processEnv } from "../runtime/process-env.js";
 import { raceSignal } from "../runtime/race-signal.js";
 import { type SchemaViolation, validateAgainstSchema } from "../runtime/schema-validation.js";
 import type { ToolBindings } from "../tools/tool-bindings.js";
+import type { CallerIdentity } from "./auth/caller-identity.js";
 import type { SecretCallInfo, SecretSource } from "./secret-source.js";
 import type { TaskUpdater } from "./task-updater.js";
 
@@ -59,6 +62,7 @@ export interface AgentExecutionContextInit<TTools> {
   readonly task: Task;
   readonly requestMetadata: JsonObject | undefined;
   readonly headers: HeadersLike;
+  readonly identity: CallerIdentity;
   readonly taskId: string;
   readonly contextId: string;
   readonly extensions: ExtensionActivation;
@@ -189,9 +193,33 @@ export class AgentExecutionContext<TTools = ToolBindings> {
     return this.#init.platform;
   }
 
-  /** The auth-proxy's view of the call (`X-NovaOS-*` headers and the execution token). */
+  /**
+   * Who is calling, as the agent's authentication decided (see
+   * `AgentBuilder({ auth })`): the principal its tasks belong to, its tenant
+   * and user, and the credential that was verified.
+   */
+  get identity(): CallerIdentity {
+    return this.#init.identity;
+  }
+
+  /**
+   * The caller as the pod context the platform clients and tools take: the
+   * ids of `identity`, and its verified execution token for calls made on
+   * the caller's behalf (`NOVAOS_EXECUTION_TOKEN` when the caller presented
+   * none, as in local development).
+   */
   get executionContext(): ExecutionContext {
-    this.#pod ??= ExecutionContext.fromHeaders(this.#init.headers);
+    if (!this.#pod) {
+      const caller = this.#init.identity;
+      this.#pod = new ExecutionContext({
+        userId: caller.userId || undefined,
+        tenantId: caller.tenantId || undefined,
+        runId: caller.runId || undefined,
+        agentId: caller.agentId || undefined,
+        instanceId: caller.instanceId || undefined,
+        executionToken: caller.token ?? (processEnv()[EXECUTION_TOKEN_ENV] || undefined),
+      });
+    }
     return this.#pod;
   }
 
@@ -281,7 +309,7 @@ export class AgentExecutionContext<TTools = ToolBindings> {
    * The same namespace on every read.
    */
   get memory(): MemoryNamespace {
-    // The run's token is the execution context's (the auth-proxy's header, else NOVAOS_EXECUTION_TOKEN).
+    // The run's token is the execution context's: the caller's verified token, else NOVAOS_EXECUTION_TOKEN.
     this.#memory ??= new MemoryNamespace(this.executionContext, {
       ...this.#init.memory,
       context: this,

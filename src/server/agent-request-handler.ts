@@ -5,8 +5,11 @@
  * (JSON-RPC, HTTP+JSON, gRPC) serves this one object, so behaviour is the
  * same on all of them (spec §5.1).
  *
- * Every method checks, in this order: the A2A version (-32009), then the
- * extensions the agent requires (-32008); then its own rules.
+ * Every call is authenticated first (`authenticate`, which every binding
+ * calls before it reads the request); then every method checks, in this
+ * order: the A2A version (-32009), then the extensions the agent requires
+ * (-32008); then its own rules. A caller reaches its own tasks only, unless
+ * the agent's `authorize` hook widens that (auth/authorize.ts).
  */
 import { create, type JsonObject } from "@bufbuild/protobuf";
 import { type Empty, EmptySchema } from "@bufbuild/protobuf/wkt";
@@ -34,13 +37,16 @@ import {
   TaskPushNotificationConfigSchema,
   TaskState,
 } from "../../gen/a2a_pb.js";
+import type { A2AMethodName } from "../a2a/bindings.js";
 import {
   ContentTypeNotSupportedError,
   ExtendedAgentCardNotConfiguredError,
   ExtensionSupportRequiredError,
+  PermissionDeniedError,
   PushNotificationNotSupportedError,
   TaskNotCancelableError,
   TaskNotFoundError,
+  UnauthenticatedError,
   UnsupportedOperationError,
 } from "../a2a/errors.js";
 import { ExtensionActivation, type ExtensionRegistry } from "../a2a/extensions.js";
@@ -53,9 +59,11 @@ import { isTerminalState } from "../a2a/task-state.js";
 import { messageText } from "../a2a/text.js";
 import { checkRequestVersion } from "../a2a/version.js";
 import { readPlatformContext } from "../messages/platform-context.js";
-import { NOVAOS_CONTEXT_HEADERS } from "../runtime/execution-context.js";
 import type { Logger } from "../runtime/logger.js";
 import { AgentExecutionContext, type SkillMemoryOptions, type ToolsFactory } from "./agent-execution-context.js";
+import { type Authenticator, challengeOf } from "./auth/authenticator.js";
+import type { AuthorizeHook } from "./auth/authorize.js";
+import type { CallerIdentity } from "./auth/caller-identity.js";
 import type { ServerCallContext } from "./call-context.js";
 import { CancelledError } from "./cancellation.js";
 import type { Subscription } from "./event-queue.js";
@@ -104,6 +112,10 @@ export interface AgentRequestHandlerOptions {
   readonly extendedAgentCard: ExtendedAgentCardProvider | undefined;
   /** Whether SendStreamingMessage and SubscribeToTask are served (else -32004, spec §3.3.4). */
   readonly streaming: boolean;
+  /** Who is calling: every call is authenticated by it before anything else. */
+  readonly authenticator: Authenticator;
+  /** Widens who may act on a task (auth/authorize.ts); without it, callers reach their own tasks only. */
+  readonly authorize: AuthorizeHook | undefined;
   /** Each task's history budget in estimated bytes (default 4 MiB, `live-task.ts`). */
   readonly maxHistoryBytes?: number | undefined;
   /** Estimated bytes one stream may fall behind its task before it is ended. Default `STREAM_BACKLOG_BYTES`. */
@@ -154,6 +166,43 @@ export class AgentRequestHandler implements A2ARequestHandler {
    */
   whenIdle(): Promise<void> {
     return this.liveTasks.whenIdle();
+  }
+
+  // ------------------------------------------------------------ callers
+
+  /**
+   * The caller of a call, decided before its request is read: every binding
+   * calls this first (serve-rpc.ts), and a method called in process without
+   * an identity on its context calls it itself. A refusal is logged (spec
+   * §13.2) and a 401 carries its `WWW-Authenticate` challenge.
+   */
+  authenticate(context: ServerCallContext): CallerIdentity | Promise<CallerIdentity> {
+    try {
+      const caller = this.#options.authenticator.authenticate(context);
+      return caller instanceof Promise ? caller.catch((error: unknown) => this.#refused(error, context)) : caller;
+    } catch (error) {
+      return this.#refused(error, context);
+    }
+  }
+
+  #refused(error: unknown, context: ServerCallContext): never {
+    if (error instanceof UnauthenticatedError || error instanceof PermissionDeniedError) {
+      const challenge = challengeOf(error) ?? this.#options.authenticator.challenge;
+      if (error instanceof UnauthenticatedError && challenge)
+        context.responseHeaders.set("www-authenticate", challenge);
+      this.#options.logger.warn({ binding: context.binding, reason: error.message }, "call refused");
+    }
+    throw error;
+  }
+
+  /**
+   * Whether the `authorize` hook lets `caller` act on another owner's task
+   * (or, without a task, list them all). Asked only after the owner check
+   * says no, so a caller's own task costs no await.
+   */
+  async #widened(caller: CallerIdentity, action: A2AMethodName, task: StoredTask | undefined): Promise<boolean> {
+    const authorize = this.#options.authorize;
+    return authorize !== undefined && (await authorize(caller, action, task)) === true;
   }
 
   /**
@@ -207,7 +256,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
   }
 
   async *#sendStreaming(request: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse[]> {
-    const accepted = await this.#accept(request, context, true);
+    const accepted = await this.#accept(request, context, "SendStreamingMessage");
     if (accepted.kind === "answered") {
       yield [streamResponse({ case: "task", value: accepted.task })];
       return;
@@ -233,26 +282,34 @@ export class AgentRequestHandler implements A2ARequestHandler {
    * REJECTED task) or starts the skill. Every check that can fail runs
    * before anything is written.
    */
-  async #accept(request: SendMessageRequest, context: ServerCallContext, streaming = false): Promise<Accepted> {
+  async #accept(
+    request: SendMessageRequest,
+    context: ServerCallContext,
+    action: "SendMessage" | "SendStreamingMessage" = "SendMessage",
+  ): Promise<Accepted> {
+    const caller = context.identity ?? (await this.authenticate(context));
     const message = request.message;
     if (!message) throw invalidParams([{ field: "message", description: "message is required" }]);
     const activation = this.#negotiate(context, request.metadata, message.metadata);
+    const streaming = action === "SendStreamingMessage";
     if (streaming) this.#checkStreaming();
     const emptyParts = partViolations(message.parts, "message.parts");
     if (emptyParts.length > 0) throw invalidParams(emptyParts);
     checkHistoryLength(request.configuration?.historyLength, "configuration.historyLength");
     const { taskStore, pushNotificationStore } = this.#options;
-    const scope = scopeOf(request.tenant, context);
-    const owner = ownerOf(context);
+    const scope = scopeOf(request.tenant, caller);
+    const owner = caller.principal;
     const platform = readPlatformContext(message.metadata, request.metadata);
-    const podRunId = headerValue(context.headers, NOVAOS_CONTEXT_HEADERS.runId)?.trim();
 
-    const named = message.taskId || platform?.runId || podRunId;
+    const named = message.taskId || platform?.runId || caller.runId;
     const taskId = named || randomUuid();
     // A fresh id names no task: only a given or run-seeded id is looked up.
     const existing = named ? await this.#find(taskId, scope) : undefined;
-    // Another caller's task is not this caller's to continue, and its id is taken: not found, as an unknown id.
-    if ((message.taskId && !existing) || (existing && existing.owner !== owner)) throw taskNotFound(taskId);
+    // A task the caller may not reach is not its to continue, and its id is taken: not found, as an unknown id.
+    const foreign = existing !== undefined && existing.owner !== owner;
+    if ((message.taskId && !existing) || (foreign && !(await this.#widened(caller, action, existing)))) {
+      throw taskNotFound(taskId);
+    }
     if (existing) checkAcceptsMessages(existing.task, message);
     const contextId = existing?.task.contextId || message.contextId || randomUuid();
 
@@ -266,7 +323,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
     const references =
       message.referenceTaskIds.length === 0
         ? NO_REFERENCES
-        : await this.#resolveReferences(message.referenceTaskIds, contextId, scope, owner);
+        : await this.#resolveReferences(message.referenceTaskIds, contextId, scope, caller, action);
 
     if (pushConfig && pushNotificationStore) {
       await pushNotificationStore.save(
@@ -278,13 +335,14 @@ export class AgentRequestHandler implements A2ARequestHandler {
 
     // From here on nothing awaits until the execution is registered: no other request can interleave.
     const current = this.liveTasks.get(taskId, scope);
-    if (current && current.owner !== owner) throw taskNotFound(taskId);
+    // A task that went live meanwhile is reachable only as the task already reached (or the caller's own).
+    if (current && current.owner !== owner && current.owner !== existing?.owner) throw taskNotFound(taskId);
     if (current) checkAcceptsMessages(current.task, message);
     const inbound: Message = { ...message, taskId, contextId };
     // A new task records the skill that owns it: follow-ups go to that skill (skills.ts).
     const owned = "skill" in route ? { [SKILL_ID_METADATA_KEY]: route.skill.card.id } : undefined;
     const live = this.liveTasks.open(existing?.task ?? newTask(taskId, contextId, owned), scope, taskStore, {
-      owner,
+      owner: existing?.owner ?? owner,
       version: existing?.version ?? 0,
       bytes: existing?.bytes,
     });
@@ -326,6 +384,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
       task: live.snapshot(),
       requestMetadata: request.metadata,
       headers: context.headers,
+      identity: caller,
       taskId,
       contextId,
       extensions: activation,
@@ -372,19 +431,24 @@ export class AgentRequestHandler implements A2ARequestHandler {
     }
   }
 
-  /** `referenceTaskIds` resolved within this scope, this owner and this context only (no cross-context reads). */
+  /** `referenceTaskIds` resolved within this scope, to tasks the caller reaches, of this context only. */
   async #resolveReferences(
     ids: readonly string[],
     contextId: string,
     scope: string,
-    owner: string,
+    caller: CallerIdentity,
+    action: A2AMethodName,
   ): Promise<{ resolved: Task[]; unresolved: string[] }> {
     const resolved: Task[] = [];
     const unresolved: string[] = [];
     for (const id of ids) {
       const found = await this.#find(id, scope);
-      if (found && found.owner === owner && found.task.contextId === contextId) resolved.push(snapshotTask(found.task));
-      else unresolved.push(id);
+      const reached = found && (found.owner === caller.principal || (await this.#widened(caller, action, found)));
+      if (reached && found.task.contextId === contextId) {
+        resolved.push(snapshotTask(found.task));
+      } else {
+        unresolved.push(id);
+      }
     }
     return { resolved, unresolved };
   }
@@ -392,21 +456,20 @@ export class AgentRequestHandler implements A2ARequestHandler {
   // ------------------------------------------------------------------ tasks
 
   async getTask(request: GetTaskRequest, context: ServerCallContext): Promise<Task> {
+    const caller = context.identity ?? (await this.authenticate(context));
     this.#negotiate(context);
     checkHistoryLength(request.historyLength);
-    const { task } = await this.#findTask(request.id, scopeOf(request.tenant, context), ownerOf(context));
+    const { task } = await this.#findTask(request.id, scopeOf(request.tenant, caller), caller, "GetTask");
     return taskView(snapshotTask(task), { historyLength: request.historyLength });
   }
 
+  /** The caller's own tasks, or every owner's of its partition when the `authorize` hook says so. */
   async listTasks(request: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
+    const caller = context.identity ?? (await this.authenticate(context));
     this.#negotiate(context);
-    return listTasks(
-      this.#options.taskStore,
-      this.liveTasks,
-      scopeOf(request.tenant, context),
-      ownerOf(context),
-      request,
-    );
+    const everyOwner = this.#options.authorize !== undefined && (await this.#widened(caller, "ListTasks", undefined));
+    const owner = everyOwner ? undefined : caller.principal;
+    return listTasks(this.#options.taskStore, this.liveTasks, scopeOf(request.tenant, caller), owner, request);
   }
 
   /**
@@ -416,16 +479,18 @@ export class AgentRequestHandler implements A2ARequestHandler {
    * -32002.
    */
   async cancelTask(request: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
+    const caller = context.identity ?? (await this.authenticate(context));
     this.#negotiate(context, request.metadata);
-    const scope = scopeOf(request.tenant, context);
-    const owner = ownerOf(context);
+    const scope = scopeOf(request.tenant, caller);
     const running = this.liveTasks.get(request.id, scope);
-    if (running && running.owner !== owner) throw taskNotFound(request.id);
-    const stored = running ? undefined : await this.#findTask(request.id, scope, owner);
+    if (running && running.owner !== caller.principal && !(await this.#widened(caller, "CancelTask", running))) {
+      throw taskNotFound(request.id);
+    }
+    const stored = running ? undefined : await this.#findTask(request.id, scope, caller, "CancelTask");
     const live =
       this.liveTasks.get(request.id, scope) ??
       this.liveTasks.open((stored as StoredTask).task, scope, this.#options.taskStore, {
-        owner,
+        owner: (stored as StoredTask).owner,
         version: (stored as StoredTask).version,
         bytes: (stored as StoredTask).bytes,
       });
@@ -462,10 +527,11 @@ export class AgentRequestHandler implements A2ARequestHandler {
    * subscription. Leaving lets the task go once nothing else holds it.
    */
   async *#subscribe(request: SubscribeToTaskRequest, context: ServerCallContext): AsyncGenerator<StreamResponse[]> {
+    const caller = context.identity ?? (await this.authenticate(context));
     this.#negotiate(context);
     this.#checkStreaming();
-    const scope = scopeOf(request.tenant, context);
-    const found = await this.#findTask(request.id, scope, ownerOf(context));
+    const scope = scopeOf(request.tenant, caller);
+    const found = await this.#findTask(request.id, scope, caller, "SubscribeToTask");
     const state = found.task.status?.state;
     if (isTerminalState(state ?? TaskState.UNSPECIFIED)) {
       throw new UnsupportedOperationError(
@@ -495,11 +561,11 @@ export class AgentRequestHandler implements A2ARequestHandler {
     return this.liveTasks.get(taskId, scope) ?? (await this.#options.taskStore.get(taskId, scope));
   }
 
-  /** The caller's task: -32001 for an unknown and for another owner's task alike, so ids cannot be probed. */
-  async #findTask(taskId: string, scope: string, owner: string): Promise<StoredTask> {
+  /** A task the caller reaches: -32001 for an unknown and an unreachable task alike, so ids cannot be probed. */
+  async #findTask(taskId: string, scope: string, caller: CallerIdentity, action: A2AMethodName): Promise<StoredTask> {
     const found = await this.#find(taskId, scope);
-    if (!found || found.owner !== owner) throw taskNotFound(taskId);
-    return found;
+    if (found && (found.owner === caller.principal || (await this.#widened(caller, action, found)))) return found;
+    throw taskNotFound(taskId);
   }
 
   // ----------------------------------------------------- push notifications
@@ -508,14 +574,14 @@ export class AgentRequestHandler implements A2ARequestHandler {
     request: TaskPushNotificationConfig,
     context: ServerCallContext,
   ): Promise<TaskPushNotificationConfig> {
+    const caller = context.identity ?? (await this.authenticate(context));
     const store = this.#pushStore(context);
     if (!request.taskId) throw invalidParams([{ field: "taskId", description: "taskId is required" }]);
     checkWebhookUrl(request.url, "url");
-    const scope = scopeOf(request.tenant, context);
-    const owner = ownerOf(context);
-    await this.#findTask(request.taskId, scope, owner);
+    const scope = scopeOf(request.tenant, caller);
+    await this.#findTask(request.taskId, scope, caller, "CreateTaskPushNotificationConfig");
     const config = create(TaskPushNotificationConfigSchema, { ...request, id: request.id || randomUuid() });
-    await store.save(config, scope, owner);
+    await store.save(config, scope, caller.principal);
     return readableConfig(config);
   }
 
@@ -523,9 +589,10 @@ export class AgentRequestHandler implements A2ARequestHandler {
     request: GetTaskPushNotificationConfigRequest,
     context: ServerCallContext,
   ): Promise<TaskPushNotificationConfig> {
+    const caller = context.identity ?? (await this.authenticate(context));
     const store = this.#pushStore(context);
-    const scope = scopeOf(request.tenant, context);
-    await this.#findTask(request.taskId, scope, ownerOf(context));
+    const scope = scopeOf(request.tenant, caller);
+    await this.#findTask(request.taskId, scope, caller, "GetTaskPushNotificationConfig");
     const config = (await store.get(request.taskId, request.id, scope))?.config;
     if (!config) {
       throw new TaskNotFoundError(`Push notification config ${request.id} of task ${request.taskId} not found`, {
@@ -540,13 +607,14 @@ export class AgentRequestHandler implements A2ARequestHandler {
     request: ListTaskPushNotificationConfigsRequest,
     context: ServerCallContext,
   ): Promise<ListTaskPushNotificationConfigsResponse> {
+    const caller = context.identity ?? (await this.authenticate(context));
     const store = this.#pushStore(context);
     if (!request.taskId) throw invalidParams([{ field: "taskId", description: "taskId is required" }]);
     if (request.pageSize < 0)
       throw invalidParams([{ field: "pageSize", description: "pageSize must not be negative" }]);
     const pageSize = Math.min(request.pageSize || DEFAULT_PUSH_CONFIG_PAGE_SIZE, DEFAULT_PUSH_CONFIG_PAGE_SIZE);
-    const scope = scopeOf(request.tenant, context);
-    await this.#findTask(request.taskId, scope, ownerOf(context));
+    const scope = scopeOf(request.tenant, caller);
+    await this.#findTask(request.taskId, scope, caller, "ListTaskPushNotificationConfigs");
     const after = request.pageToken ? decodeConfigToken(request.pageToken) : undefined;
     const page = await store.list(request.taskId, scope, { after, pageSize });
     const last = page.configs[page.configs.length - 1];
@@ -560,9 +628,10 @@ export class AgentRequestHandler implements A2ARequestHandler {
     request: DeleteTaskPushNotificationConfigRequest,
     context: ServerCallContext,
   ): Promise<Empty> {
+    const caller = context.identity ?? (await this.authenticate(context));
     const store = this.#pushStore(context);
-    const scope = scopeOf(request.tenant, context);
-    await this.#findTask(request.taskId, scope, ownerOf(context));
+    const scope = scopeOf(request.tenant, caller);
+    await this.#findTask(request.taskId, scope, caller, "DeleteTaskPushNotificationConfig");
     await store.delete(request.taskId, request.id, scope);
     return create(EmptySchema);
   }
@@ -576,7 +645,9 @@ export class AgentRequestHandler implements A2ARequestHandler {
 
   // ------------------------------------------------------------------- card
 
+  /** Behind the same authentication as every method (spec §3.1.11); the provider sees the caller on `context`. */
   async getExtendedAgentCard(_request: GetExtendedAgentCardRequest, context: ServerCallContext): Promise<AgentCard> {
+    if (!context.identity) await this.authenticate(context);
     this.#negotiate(context);
     const provider = this.#options.extendedAgentCard;
     if (!provider) throw new UnsupportedOperationError("This agent does not offer an extended agent card");
@@ -625,20 +696,10 @@ function checkAcceptsMessages(task: Task, message: Message): void {
 
 /**
  * The partition a request's tasks live in: the A2A `tenant` of the request
- * and the NovaOS tenant the auth-proxy verified. Opaque to stores.
+ * and the tenant of the authenticated caller. Opaque to stores.
  */
-export function scopeOf(tenant: string, context: ServerCallContext): string {
-  const verified = headerValue(context.headers, NOVAOS_CONTEXT_HEADERS.tenantId)?.trim() ?? "";
-  return `${tenant.length}:${tenant}${verified}`;
-}
-
-/**
- * Who the caller is, as tasks and push configs record it: the caller sees
- * only the tasks it owns. Callers are not authenticated yet, so every caller
- * is the same, empty, owner.
- */
-export function ownerOf(_context: ServerCallContext): string {
-  return "";
+export function scopeOf(tenant: string, caller: CallerIdentity): string {
+  return `${tenant.length}:${tenant}${caller.tenantId}`;
 }
 
 function pushNotSupported(): PushNotificationNotSupportedError {

@@ -13,6 +13,8 @@ export interface HttpRequestLike {
   readonly path: string;
   readonly query: URLSearchParams;
   readonly headers: HeadersLike;
+  /** The client's IP address as the socket sees it, when the adapter knows it (node:http does, Fetch does not). */
+  readonly remoteAddress?: string | undefined;
   /** Aborted when the client goes away. */
   readonly signal: AbortSignal;
   /**

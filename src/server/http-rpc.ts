@@ -92,7 +92,13 @@ export class HttpRpcBinding implements HttpBinding {
   handle(request: HttpRequestLike): Promise<HttpReply | undefined> {
     const codec = this.#protocol.route(request);
     if (codec === undefined || "kind" in codec) return Promise.resolve(codec);
-    const call = new ServerCall(this.protocolBinding, codec.headers, watchSignal(request));
+    const call = new ServerCall(
+      this.protocolBinding,
+      codec.headers,
+      watchSignal(request),
+      undefined,
+      request.remoteAddress,
+    );
     return serveRpc(this.#handler, call, new HttpRpcExchange(codec, call, this.#settings), this.#settings.logger);
   }
 }

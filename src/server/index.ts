@@ -43,6 +43,26 @@ export {
   DEFAULT_PUSH_CONFIG_PAGE_SIZE,
   type ExtendedAgentCardProvider,
 } from "./agent-request-handler.js";
+export type { AgentAuth } from "./auth/agent-auth.js";
+export type { ApiKeyAuthOptions, ApiKeyLookup } from "./auth/api-key-auth.js";
+export type {
+  Authenticator,
+  AuthRequest,
+  SecurityRequirementInit,
+  SecuritySchemeInit,
+} from "./auth/authenticator.js";
+export type { AuthorizeHook } from "./auth/authorize.js";
+export type { BearerAuthOptions } from "./auth/bearer-auth.js";
+export {
+  ANONYMOUS_CALLER,
+  CallerIdentity,
+  type CallerIdentityInit,
+  tenantUserPrincipal,
+} from "./auth/caller-identity.js";
+export type { CustomAuthOptions } from "./auth/custom-auth.js";
+export type { ExecutionTokenAuthOptions, ExecutionTokenVerifier } from "./auth/execution-token-auth.js";
+export { AuthNotConfiguredError } from "./auth/loopback.js";
+export type { TrustedProxyAuthOptions } from "./auth/trusted-proxy-auth.js";
 export type { ServerCallContext } from "./call-context.js";
 export { type CancellationReason, CancelledError, isCancellation } from "./cancellation.js";
 export { EventQueue, Subscription } from "./event-queue.js";

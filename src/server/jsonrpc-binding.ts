@@ -8,13 +8,15 @@
  *
  * JSON-RPC errors are answered with HTTP 200 (the envelope carries the
  * error), the convention of both reference SDKs; only transport-level
- * refusals differ (405 for another method). See docs/decisions.md.
+ * refusals differ (405 for another method), and so do refused credentials
+ * (401, 403): HTTP clients and proxies act on those statuses, whatever the
+ * body. See docs/decisions.md.
  */
 import type { DescMessage, Message } from "@bufbuild/protobuf";
 import { StreamResponseSchema } from "../../gen/a2a_pb.js";
 import type { A2ABinding } from "../a2a/bindings.js";
 import { A2A_JSONRPC_PATH, JSON_MEDIA_TYPE, PROTOCOL_BINDING_JSONRPC } from "../a2a/constants.js";
-import { InvalidRequestError } from "../a2a/errors.js";
+import { A2AError, InvalidRequestError } from "../a2a/errors.js";
 import { type HeadersLike, headerValue } from "../a2a/headers.js";
 import { decodeJsonRpcRequest, encodeJsonRpcError, encodeJsonRpcResultText, type JsonRpcId } from "../a2a/jsonrpc.js";
 import { decodeMessage, encodeMessageText } from "../a2a/protojson.js";
@@ -75,8 +77,14 @@ class JsonRpcCodec implements HttpRpcCodec {
   }
 
   error(error: unknown): { status: number; body: string } {
-    return { status: 200, body: encodeJsonRpcError(this.#id, error) };
+    return { status: refusalStatus(error) ?? 200, body: encodeJsonRpcError(this.#id, error) };
   }
+}
+
+/** 401 or 403 for a refusal of the caller's credentials; undefined for every other error. */
+function refusalStatus(error: unknown): number | undefined {
+  const spec = error instanceof A2AError ? error.spec : undefined;
+  return spec?.family === "auth" ? spec.httpStatus : undefined;
 }
 
 function methodNotAllowed(request: HttpRequestLike): HttpBodyReply {

@@ -57,8 +57,11 @@ function pageSizeOf(request: ListTasksRequest): number {
   return pageSize;
 }
 
-/** The store query for a request by `owner`; throws -32602 for a bad page size, history length or token. */
-export function taskQueryOf(request: ListTasksRequest, owner: string): TaskQuery {
+/**
+ * The store query for a request listing `owner`'s tasks (undefined: every
+ * owner's); throws -32602 for a bad page size, history length or token.
+ */
+export function taskQueryOf(request: ListTasksRequest, owner: string | undefined): TaskQuery {
   const pageSize = pageSizeOf(request);
   checkHistoryLength(request.historyLength);
   return {
@@ -85,15 +88,16 @@ export function listTasksResponse(page: TaskPage, query: TaskQuery, request: Lis
 }
 
 /**
- * One ListTasks page of `scope` for `owner`. When the store may drop tasks on
- * its own, the tasks live on this replica that it no longer holds are merged
- * in, at their place in the order, and counted (decision S4).
+ * One ListTasks page of `scope`, `owner`'s tasks (undefined: every owner's).
+ * When the store may drop tasks on its own, the tasks live on this replica
+ * that it no longer holds are merged in, at their place in the order, and
+ * counted (decision S4).
  */
 export async function listTasks(
   store: TaskStore,
   liveTasks: LiveTasks,
   scope: string,
-  owner: string,
+  owner: string | undefined,
   request: ListTasksRequest,
 ): Promise<ListTasksResponse> {
   const query = taskQueryOf(request, owner);

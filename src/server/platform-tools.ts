@@ -32,8 +32,8 @@ export function createPlatformTools(
 ): ToolBindings {
   return new ToolBindings({
     ...options,
-    // The run's credential: the execution token the auth-proxy forwarded (else NOVAOS_EXECUTION_TOKEN). A token
-    // verified by the agent itself belongs here instead, the one place the tools' token is chosen.
+    // The run's credential, chosen here only: the token the agent's authentication verified (`ctx.identity.token`,
+    // which `ctx.executionContext` carries), NOVAOS_EXECUTION_TOKEN only when the caller presented none.
     token: ctx.executionContext.executionToken,
     tenantId: ctx.tenantId,
     runId: ctx.runId,

@@ -8,9 +8,14 @@
  * Streaming methods return an async iterable of frames. Errors thrown before
  * the first frame are ordinary error responses; a binding stops reading by
  * calling the iterator's `return()`, which detaches and never cancels.
+ *
+ * A handler that authenticates its callers says so with `authenticate`:
+ * every binding calls it first, before it reads the request, and hands the
+ * identity to the method on the call context.
  */
 import type { MessageShape } from "@bufbuild/protobuf";
 import type { A2ABindingOf, A2AMethodName } from "../a2a/bindings.js";
+import type { CallerIdentity } from "./auth/caller-identity.js";
 import type { ServerCallContext } from "./call-context.js";
 
 type Input<M extends A2AMethodName> = MessageShape<A2ABindingOf<M>["input"]>;
@@ -26,6 +31,9 @@ export type A2AHandlerMethodName<M extends A2AMethodName> = Uncapitalize<M>;
 
 export type A2ARequestHandler = {
   readonly [M in A2AMethodName as A2AHandlerMethodName<M>]: A2AHandlerMethod<M>;
+} & {
+  /** The caller of a call, or a thrown refusal (an A2A error: 401, 403). Runs before the request is read. */
+  readonly authenticate?: (context: ServerCallContext) => CallerIdentity | Promise<CallerIdentity>;
 };
 
 /** `SendMessage` → `sendMessage`, the handler (and connect-es) method name of an RPC. */

@@ -1,7 +1,8 @@
 /**
- * The request skeleton every binding runs, written once: decode the request,
- * call the handler (unary, or streaming), close the call, and turn a failure
- * into the binding's error answer. A binding says only what is its own, in an
+ * The request skeleton every binding runs, written once: authenticate the
+ * caller (before a byte of the request is read), decode the request, call
+ * the handler (unary, or streaming), close the call, and turn a failure into
+ * the binding's error answer. A binding says only what is its own, in an
  * `RpcExchange`: how it decodes a request and how it answers one.
  *
  * Failures are logged by one rule: an A2A error (or a body over its cap) is an
@@ -51,6 +52,10 @@ export async function serveRpc<Reply>(
   logger: Logger | undefined,
 ): Promise<Reply> {
   try {
+    if (handler.authenticate) {
+      const caller = handler.authenticate(call);
+      call.identity = caller instanceof Promise ? await caller : caller;
+    }
     const { method, input } = await exchange.decode();
     if (method.kind === "server_streaming") {
       return await exchange.stream(method, streamingMethodOf(handler, method)(input, call));

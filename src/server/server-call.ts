@@ -1,8 +1,9 @@
 /**
  * The `ServerCallContext` of one call, the same on every binding (JSON-RPC,
  * HTTP+JSON, gRPC through connect-es and the gRPC unary fast path): the
- * request's headers or metadata, a signal that aborts when the caller goes
- * away, and the response headers the handler sets.
+ * request's headers or metadata, the caller's address and identity, a signal
+ * that aborts when the caller goes away, and the response headers the
+ * handler sets.
  *
  * Both the signal and the response headers are made when first read. A unary
  * call mostly reads neither, and an AbortController with its listeners, or a
@@ -13,6 +14,7 @@
  */
 import type { ProtocolBinding } from "../a2a/constants.js";
 import type { HeadersLike } from "../a2a/headers.js";
+import type { CallerIdentity } from "./auth/caller-identity.js";
 import type { ServerCallContext } from "./call-context.js";
 
 /**
@@ -43,6 +45,9 @@ export function watchSignal(source: { readonly signal: AbortSignal }): CallerWat
 export class ServerCall implements ServerCallContext {
   readonly binding: ProtocolBinding;
   readonly headers: HeadersLike;
+  readonly remoteAddress: string | undefined;
+  /** Set once the call is authenticated (serve-rpc.ts), before the request is read. */
+  identity: CallerIdentity | undefined = undefined;
   readonly #watch: CallerWatch;
   #controller: AbortController | undefined;
   #unwatch: (() => void) | undefined;
@@ -53,12 +58,20 @@ export class ServerCall implements ServerCallContext {
    * @param watch where the caller's going away is heard.
    * @param responseHeaders the binding's own response headers, when it has
    *   them already (connect-es sends its `HandlerContext.responseHeader`).
+   * @param remoteAddress the caller's address as the socket sees it, when the runtime says.
    */
-  constructor(binding: ProtocolBinding, headers: HeadersLike, watch: CallerWatch, responseHeaders?: Headers) {
+  constructor(
+    binding: ProtocolBinding,
+    headers: HeadersLike,
+    watch: CallerWatch,
+    responseHeaders?: Headers,
+    remoteAddress?: string,
+  ) {
     this.binding = binding;
     this.headers = headers;
     this.#watch = watch;
     this.#responseHeaders = responseHeaders;
+    this.remoteAddress = remoteAddress;
   }
 
   get signal(): AbortSignal {

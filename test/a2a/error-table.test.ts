@@ -84,8 +84,8 @@ describe("error classes", () => {
       expect(e.spec).toBe(spec);
       expect(e).toBeInstanceOf(Error);
       expect(e).toBeInstanceOf(errors.A2AError);
-      expect(e).toBeInstanceOf(spec.family === "a2a" ? errors.A2AProtocolError : errors.JsonRpcError);
-      expect(e).not.toBeInstanceOf(spec.family === "a2a" ? errors.JsonRpcError : errors.A2AProtocolError);
+      expect(e).toBeInstanceOf(spec.family === "jsonrpc" ? errors.JsonRpcError : errors.A2AProtocolError);
+      expect(e).not.toBeInstanceOf(spec.family === "jsonrpc" ? errors.A2AProtocolError : errors.JsonRpcError);
     }
   });
 

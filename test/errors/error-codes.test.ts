@@ -1,7 +1,8 @@
 /**
  * Every wire code through the mapping functions, and the NovaOS view of each
  * resulting error: the A2A codes are their A2A classes, the JSON-RPC standard
- * codes validation / server errors, unknown codes kept on A2AProtocolError.
+ * codes validation / server errors, the two refusals of a caller's
+ * credentials authentication errors, unknown codes kept on A2AProtocolError.
  */
 import { describe, expect, it } from "vitest";
 import { A2A_ERRORS } from "../../src/a2a/error-table.js";
@@ -15,6 +16,7 @@ import {
   errorFromJsonRpc,
   JSONRPC_CODE_DETAIL_KEY,
   jsonRpcErrorCode,
+  NovaOSAuthenticationError,
   NovaOSError,
   NovaOSServerError,
   NovaOSValidationError,
@@ -39,6 +41,11 @@ describe("every code in the error table", () => {
         expect(e).not.toBeInstanceOf(NovaOSValidationError);
         expect(e).not.toBeInstanceOf(NovaOSServerError);
         expect(A2A_ERROR_TYPES.get(code)).toBe(e.constructor);
+      } else if (family === "auth") {
+        expect(e).toBeInstanceOf(a2a.A2AProtocolError);
+        expect(e).toBeInstanceOf(NovaOSAuthenticationError);
+        expect(e).not.toBeInstanceOf(NovaOSValidationError);
+        expect(A2A_ERROR_TYPES.has(code)).toBe(false);
       } else {
         expect(e).not.toBeInstanceOf(a2a.A2AProtocolError);
         expect(e).toBeInstanceOf(code === -32603 ? NovaOSServerError : NovaOSValidationError);

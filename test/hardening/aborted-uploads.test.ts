@@ -42,8 +42,8 @@ function capturingLogger() {
   };
 }
 
-function buildAgent(logger: ReturnType<typeof createLogger>): AgentBuilder {
-  const builder = new AgentBuilder({ name: "uploads", logger });
+function buildAgent(logger: ReturnType<typeof createLogger>, auth?: "none"): AgentBuilder {
+  const builder = new AgentBuilder({ name: "uploads", logger, ...(auth ? { auth } : {}) });
   builder.skill("echo", async (_ctx, text) => ({ output: text }));
   return builder;
 }
@@ -113,7 +113,8 @@ describe("a client going away mid-upload", () => {
 describe("a client going away mid-upload, Fetch adapter", () => {
   it("is one debug line without a stack", async () => {
     const log = capturingLogger();
-    const handler = buildAgent(log.logger).fetchHandler();
+    // A Fetch handler cannot tell a local caller from another: it needs an auth mode.
+    const handler = buildAgent(log.logger, "none").fetchHandler();
     const server = serve({ fetch: handler, port: 0, hostname: "127.0.0.1" });
     await new Promise<void>((resolve) => server.once("listening", () => resolve()));
     try {

@@ -20,7 +20,8 @@ import { grpcDriver } from "./support/binding-drivers.js";
 const V1 = { "A2A-Version": "1.0" };
 
 function buildAgent(): AgentBuilder {
-  const agent = new AgentBuilder({ name: "mounted", logger: createLogger({ level: "silent" }) });
+  // A Fetch request does not say where it comes from: the Hono recipe needs an auth mode ("none" here).
+  const agent = new AgentBuilder({ name: "mounted", auth: "none", logger: createLogger({ level: "silent" }) });
   agent.skill("echo", (_ctx, text) => ({ output: `echo: ${text}` }));
   return agent;
 }

@@ -8,7 +8,7 @@ import { readSseEvents } from "../../src/a2a/sse.js";
 import { listen } from "../../src/node/index.js";
 import type { AgentServer } from "../../src/node/serve-agent.js";
 import { createLogger } from "../../src/runtime/logger.js";
-import { AgentBuilder } from "../../src/server/agent-builder.js";
+import { AgentBuilder, type AgentBuilderOptions } from "../../src/server/agent-builder.js";
 
 const V1 = { "A2A-Version": "1.0" };
 const logger = createLogger({ level: "silent" });
@@ -32,8 +32,8 @@ function grpcClient(target: string) {
 let held: { taskId: string; release: () => void } | undefined;
 let onHeld: () => void = () => undefined;
 
-function buildAgent(): AgentBuilder {
-  const agent = new AgentBuilder({ name: "served", logger });
+function buildAgent(options: Pick<AgentBuilderOptions, "auth"> = {}): AgentBuilder {
+  const agent = new AgentBuilder({ name: "served", logger, ...options });
   agent.skill("hold", async (ctx) => {
     await new Promise<void>((resolve) => {
       held = { taskId: ctx.taskId, release: resolve };
@@ -128,7 +128,13 @@ describe("agent.listen: one AgentBuilder over JSON-RPC, HTTP+JSON and gRPC", () 
   });
 
   it("names the host a request came in on in the served card, for the gRPC interface too, only with trustHostHeader", async () => {
-    running = await listen(buildAgent(), { port: 0, grpcPort: 0, host: "0.0.0.0", trustHostHeader: true });
+    // A wildcard address serves beyond this machine: only an agent with an auth mode may listen there.
+    running = await listen(buildAgent({ auth: "none" }), {
+      port: 0,
+      grpcPort: 0,
+      host: "0.0.0.0",
+      trustHostHeader: true,
+    });
     const { port, grpcPort } = running;
     expect(running.url).toBe(`http://localhost:${port}/`);
     const reply = await cardOver(port, `127.0.0.1:${port}`);

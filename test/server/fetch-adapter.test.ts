@@ -1,7 +1,8 @@
 /**
  * The Fetch adapter on a real socket (@hono/node-server, the way Hono apps
  * run on Node): unary calls, streams, the card, and a client that hangs up
- * mid-stream detaching without canceling the task.
+ * mid-stream detaching without canceling the task. A Fetch request does not
+ * say where it comes from, so these agents choose an auth mode ("none").
  */
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
@@ -41,7 +42,7 @@ async function serveFetch(agent: AgentBuilder) {
 
 describe("fetchHandler", () => {
   it("serves unary calls, streams and the card", async () => {
-    const agent = new AgentBuilder({ name: "fetchy", logger: createLogger({ level: "silent" }) });
+    const agent = new AgentBuilder({ name: "fetchy", auth: "none", logger: createLogger({ level: "silent" }) });
     agent.skill("echo", async (_ctx, text) => ({ output: `echo ${text}` }));
     const server = await serveFetch(agent);
     try {
@@ -65,7 +66,7 @@ describe("fetchHandler", () => {
   });
 
   it("detaches a stream whose client hangs up: the skill finishes and its outcome is stored", async () => {
-    const agent = new AgentBuilder({ name: "fetchy", logger: createLogger({ level: "silent" }) });
+    const agent = new AgentBuilder({ name: "fetchy", auth: "none", logger: createLogger({ level: "silent" }) });
     const gate = deferred();
     const started = deferred<string>();
     agent.skill("slow", async (ctx) => {

@@ -9,7 +9,7 @@ import { ContextVar, runInNewScope } from "../../src/runtime/context-var.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { AgentBuilder } from "../../src/server/agent-builder.js";
 import { scopeOf } from "../../src/server/agent-request-handler.js";
-import type { ServerCallContext } from "../../src/server/call-context.js";
+import { ANONYMOUS_CALLER } from "../../src/server/auth/caller-identity.js";
 import { CancelledError } from "../../src/server/cancellation.js";
 import { InMemoryTaskStore } from "../../src/server/task-store.js";
 import { STREAM_BACKLOG, TaskSealedError, textPart } from "../../src/server/task-updater.js";
@@ -25,7 +25,7 @@ import {
 } from "./support/agent-server.js";
 
 const quiet = { logger: createLogger({ level: "silent" }) };
-const DEFAULT_SCOPE = scopeOf("", { headers: {} } as unknown as ServerCallContext);
+const DEFAULT_SCOPE = scopeOf("", ANONYMOUS_CALLER);
 
 let running: RunningServer | undefined;
 afterEach(async () => {
@@ -301,6 +301,8 @@ describe("harness rule 6: context values set in the skill reach the caller; the 
         {
           binding: "JSONRPC",
           headers: { "A2A-Version": "1.0" },
+          // In process there is no socket to tell where the call comes from: the call names its caller.
+          identity: ANONYMOUS_CALLER,
           signal: new AbortController().signal,
           responseHeaders: new Headers(),
         },

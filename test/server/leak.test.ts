@@ -9,7 +9,7 @@ import { TaskState } from "../../gen/a2a_pb.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { AgentBuilder } from "../../src/server/agent-builder.js";
 import { scopeOf } from "../../src/server/agent-request-handler.js";
-import type { ServerCallContext } from "../../src/server/call-context.js";
+import { ANONYMOUS_CALLER } from "../../src/server/auth/caller-identity.js";
 import { deferred, serveAgent, userMessage } from "./support/agent-server.js";
 
 const STREAMS = 60;
@@ -86,7 +86,7 @@ describe("no leak after disconnecting streams", () => {
 
     // Every outcome was recorded (read in process: a pooled client socket would muddy the socket count).
     const stored = (
-      await agent.taskStore.list(scopeOf("", { headers: {} } as unknown as ServerCallContext), {
+      await agent.taskStore.list(scopeOf("", ANONYMOUS_CALLER), {
         owner: "",
         contextId: "",
         status: TaskState.UNSPECIFIED,

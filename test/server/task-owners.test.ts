@@ -1,8 +1,8 @@
 /**
  * Tasks belong to their owner: a task stored for another caller answers, on
  * every method, exactly as a task that does not exist, so ids cannot be probed.
- * (Callers are not authenticated yet, so every caller here is the empty owner
- * and the foreign task is put in the store directly.)
+ * (The caller here is the anonymous one of a local agent; the foreign task is
+ * put in the store directly. test/auth/ covers authenticated callers.)
  */
 import { create } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
@@ -10,12 +10,12 @@ import { TaskSchema, TaskState } from "../../gen/a2a_pb.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { AgentBuilder } from "../../src/server/agent-builder.js";
 import { scopeOf } from "../../src/server/agent-request-handler.js";
-import type { ServerCallContext } from "../../src/server/call-context.js";
+import { ANONYMOUS_CALLER } from "../../src/server/auth/caller-identity.js";
 import { InMemoryPushNotificationConfigStore } from "../../src/server/push-config-store.js";
 import { InMemoryTaskStore } from "../../src/server/task-store.js";
 import { rpc, serveAgent, userMessage, V1 } from "./support/agent-server.js";
 
-const SCOPE = scopeOf("", { headers: {} } as unknown as ServerCallContext);
+const SCOPE = scopeOf("", ANONYMOUS_CALLER);
 
 describe("tasks of another owner", () => {
   it("answer -32001 exactly as unknown tasks on every method, and are not listed", async () => {

@@ -5,13 +5,13 @@ import { TaskSchema } from "../../gen/a2a_pb.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { AgentBuilder } from "../../src/server/agent-builder.js";
 import { scopeOf } from "../../src/server/agent-request-handler.js";
-import type { ServerCallContext } from "../../src/server/call-context.js";
+import { ANONYMOUS_CALLER } from "../../src/server/auth/caller-identity.js";
 import { InMemoryTaskStore } from "../../src/server/task-store.js";
 import { put as putTask, query } from "../stores/task-store-suite.js";
 import { deferred, result, serveAgent, userMessage } from "./support/agent-server.js";
 
 const task = (id: string) => create(TaskSchema, { id });
-const DEFAULT_SCOPE = scopeOf("", { headers: {} } as unknown as ServerCallContext);
+const DEFAULT_SCOPE = scopeOf("", ANONYMOUS_CALLER);
 
 const put = (store: InMemoryTaskStore, id: string, scope = "") => putTask(store, task(id), scope);
 

@@ -25,6 +25,7 @@ import type { ToolEvent } from "../../src/messages/tool-event.js";
 import { type AgentServer, listen } from "../../src/node/serve-agent.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { AgentBuilder } from "../../src/server/agent-builder.js";
+import { ANONYMOUS_CALLER, CallerIdentity } from "../../src/server/auth/caller-identity.js";
 import { CancelledError } from "../../src/server/cancellation.js";
 import { createPlatformTools } from "../../src/server/platform-tools.js";
 import { textPart } from "../../src/server/task-updater.js";
@@ -267,6 +268,8 @@ describe("the platform tools of one agent", () => {
       {
         binding: "JSONRPC",
         headers: { "A2A-Version": "1.0" },
+        // In process there is no socket to tell where the call comes from: the call names its caller.
+        identity: ANONYMOUS_CALLER,
         signal: new AbortController().signal,
         responseHeaders: new Headers(),
       },
@@ -288,7 +291,9 @@ describe("the platform tools of one agent", () => {
       });
     const context = () => ({
       binding: "JSONRPC" as const,
-      headers: { "A2A-Version": "1.0", "X-NovaOS-Execution-Token": "token-a" },
+      headers: { "A2A-Version": "1.0" },
+      // In process the call names its caller, and the token its tools carry.
+      identity: new CallerIdentity("", { token: "token-a" }),
       signal: new AbortController().signal,
       responseHeaders: new Headers(),
     });

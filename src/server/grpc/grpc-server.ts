@@ -11,7 +11,7 @@ import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { DEFAULT_MAX_BODY_BYTES } from "../../a2a/jsonrpc.js";
 import { settlesWithin } from "../drain.js";
 import type { A2ARequestHandler } from "../request-handler.js";
-import { type A2AServiceImplOptions, a2aGrpcRoutes, grpcUnaryMethods } from "./grpc-service.js";
+import { type A2AServiceImplOptions, a2aGrpcRoutes, grpcUnaryMethods, remoteAddressValues } from "./grpc-service.js";
 import { withUnaryFastPath } from "./unary-fast-path.js";
 
 /** A `(req, res)` handler for `node:http2` (connect-node's shape, whose type it does not export by name). */
@@ -41,6 +41,7 @@ export function createGrpcNodeHandler(handler: A2ARequestHandler, options: GrpcH
     grpcWeb: options.grpcWeb ?? true,
     readMaxBytes: maxBytes,
     writeMaxBytes: maxBytes,
+    contextValues: remoteAddressValues,
     ...(options.shutdownSignal ? { shutdownSignal: options.shutdownSignal } : {}),
   });
   return withUnaryFastPath(unaryMethods, viaConnect, {

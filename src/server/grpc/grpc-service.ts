@@ -6,7 +6,14 @@
  * a cancelled call detaches from the task, as on the HTTP bindings.
  */
 import type { DescMessage, Message } from "@bufbuild/protobuf";
-import type { ConnectRouter, HandlerContext, ServiceImpl } from "@connectrpc/connect";
+import {
+  type ConnectRouter,
+  type ContextValues,
+  createContextKey,
+  createContextValues,
+  type HandlerContext,
+  type ServiceImpl,
+} from "@connectrpc/connect";
 import { A2AService } from "../../../gen/a2a_pb.js";
 import { type A2ABinding, a2aBindingList } from "../../a2a/bindings.js";
 import { PROTOCOL_BINDING_GRPC } from "../../a2a/constants.js";
@@ -107,6 +114,14 @@ export function grpcUnaryMethods(
   return methods;
 }
 
+/** The caller's address, which connect-es does not carry: the Node adapter puts it in the context values. */
+const REMOTE_ADDRESS = createContextKey<string | undefined>(undefined, { description: "remote address" });
+
+/** connect-node's `contextValues` for a request: its caller's address. */
+export function remoteAddressValues(req: { readonly socket?: { readonly remoteAddress?: string } }): ContextValues {
+  return createContextValues().set(REMOTE_ADDRESS, req.socket?.remoteAddress);
+}
+
 /**
  * The call of one connect-es handler context. connect-es aborts its signal
  * when the caller cancels or the deadline passes, but also once the RPC
@@ -118,6 +133,7 @@ function callOf(handlerContext: HandlerContext): ServerCall {
     handlerContext.requestHeader,
     watchSignal(handlerContext),
     handlerContext.responseHeader,
+    handlerContext.values.get(REMOTE_ADDRESS),
   );
 }
 

@@ -86,7 +86,13 @@ async function answer(
   res: Http2ServerResponse,
   options: UnaryFastPathOptions,
 ): Promise<void> {
-  const call = new ServerCall(PROTOCOL_BINDING_GRPC, req.headers, watchStream(res, options.shutdownSignal));
+  const call = new ServerCall(
+    PROTOCOL_BINDING_GRPC,
+    req.headers,
+    watchStream(res, options.shutdownSignal),
+    undefined,
+    req.socket?.remoteAddress,
+  );
   let reply: Uint8Array | undefined;
   let trailers: OutgoingHttpHeaders = OK_TRAILERS;
   try {

@@ -121,7 +121,7 @@ export function jsonRpcDriver(url: string): BindingDriver {
 }
 
 /** The HTTP request of an RPC: its plain (or `/{tenant}`) route from the generated table. */
-function httpRequest(rpc: A2AMethodName, request: JsonObject): { method: string; path: string; body?: string } {
+export function httpRequest(rpc: A2AMethodName, request: JsonObject): { method: string; path: string; body?: string } {
   const routes = httpRoutesOf(a2aServiceBindings[rpc]);
   const route = (request.tenant ? routes.find((r) => r.tenant) : routes.find((r) => !r.tenant))!;
   const rest: JsonObject = { ...request };
