@@ -19,7 +19,12 @@ export function benchAgent(options: BenchAgentOptions = {}): AgentBuilder {
     name: "bench-agent",
     version: "1.0.0",
     logger: createLogger({ level: "silent" }),
-    ...(options.maxTasks ? { taskStore: new InMemoryTaskStore({ maxTasks: options.maxTasks }) } : {}),
+    // The stored-task servers fill their store in process, a call from no address: no authentication, as the peer.
+    auth: "none",
+    // A stored-task server holds every task it was given: the count raised, and no byte budget short of it.
+    ...(options.maxTasks
+      ? { taskStore: new InMemoryTaskStore({ maxTasks: options.maxTasks, maxBytes: Number.MAX_SAFE_INTEGER }) }
+      : {}),
   });
   agent.skill("echo", async (_ctx, text) => ({ output: text }));
   agent.skill("stream", async (ctx, text) => {

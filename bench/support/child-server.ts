@@ -49,8 +49,8 @@ function buildServer(name: string): Promise<string> {
       clean: false,
       config: false,
       logLevel: "warn",
-      // Packages stay imports, as in an app that depends on them.
-      deps: { neverBundle: [/^[^./]/] },
+      // Packages stay imports, as in an app that depends on them; the transform's own helpers (for `using`) are inlined.
+      deps: { neverBundle: [/^(?!\0|@oxc-project\/runtime\/)[^./]/] },
     }).then(() => `${OUT_DIR}/${name}.mjs`);
     built.set(name, file);
   }
