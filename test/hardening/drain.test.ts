@@ -133,7 +133,7 @@ describe("AgentServer.close({ drainMs })", () => {
     const calls = Array.from({ length: 20 }, (_, i) =>
       blockingCall(running, bindings[i % 3] as (typeof bindings)[number]),
     );
-    await using sse = new Client({ transports: [grpcTransport()], baseUrl: running.url });
+    await using sse = new Client({ baseUrl: running.url });
     await using grpc = new Client({
       transports: [grpcTransport()],
       baseUrl: `http://${running.grpcTarget}`,
@@ -170,7 +170,7 @@ describe("AgentServer.close({ drainMs })", () => {
     server = await listen(agent, { port: 0, grpcPort: 0 });
     const running = server;
     const blocking = blockingCall(running, "JSONRPC");
-    await using sse = new Client({ transports: [grpcTransport()], baseUrl: running.url });
+    await using sse = new Client({ baseUrl: running.url });
     await using grpc = new Client({
       transports: [grpcTransport()],
       baseUrl: `http://${running.grpcTarget}`,
