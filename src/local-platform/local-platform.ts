@@ -28,6 +28,14 @@ import { MemoryStore } from "./memory-store.js";
 import type { Run } from "./run.js";
 import { SpecRouter, type SpecRouterOptions } from "./spec-router.js";
 import type { SpecViolationError } from "./spec-violation.js";
+import { agentsTools } from "./tools/agents-tools.js";
+import { ConnectorRegistry, connectorTool } from "./tools/connector-tools.js";
+import { filesTools } from "./tools/files-tools.js";
+import { httpTools } from "./tools/http-tools.js";
+import { knowledgeTools } from "./tools/knowledge-tools.js";
+import { type MemoryHint, memoryTools } from "./tools/memory-tools.js";
+import { type Notification, notifyTools } from "./tools/notify-tools.js";
+import { WriteConfirmationGate } from "./tools/write-confirmation.js";
 
 /** The services, by the name of their spec under `openapi/`. */
 export const LOCAL_SERVICES = [
@@ -65,6 +73,16 @@ export interface LocalPlatformOptions {
   issuer?: string;
   /** Told of every request or reply that breaks its spec. Default: written to stderr. */
   onViolation?: (error: SpecViolationError) => void;
+  /**
+   * Whether write-class tool calls need the user's confirmation (-32042,
+   * answered through the gateway). Default true, as for a user's run in the
+   * cluster.
+   */
+  confirmWrites?: boolean;
+  /** The hosts `novaos.http.*` may reach (each with its subdomains). Default none: every host is refused. */
+  httpAllowedHosts?: readonly string[];
+  /** The local user's secrets, sealed to each agent's pod key for each run (see `userSecrets`). */
+  userSecrets?: Readonly<Record<string, string>>;
 }
 
 export interface LocalPlatform extends AsyncDisposable {
@@ -76,6 +94,14 @@ export interface LocalPlatform extends AsyncDisposable {
   readonly runs: ReadonlyMap<string, Run>;
   /** Every spec violation so far, all services. */
   readonly violations: readonly SpecViolationError[];
+  /** Every notification `novaos.notify.send` recorded, in order. */
+  readonly notifications: readonly Notification[];
+  /** Every hint `novaos.memory.hint` accepted, in order. */
+  readonly memoryHints: readonly MemoryHint[];
+  /** The connectors `novaos.connector.*` calls: `echo`, and those registered here. */
+  readonly connectors: ConnectorRegistry;
+  /** The local user's secrets by name (set or delete them between runs). */
+  readonly userSecrets: Map<string, string>;
   /** Registers the agent at `url` in DNS and installs one instance of it for the gateway. */
   registerAgent(options: RegisterAgentOptions): Promise<RegisteredAgent>;
   close(): Promise<void>;
@@ -89,7 +115,25 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
   const tokens = await ExecutionTokenIssuer.create({ issuer: options.issuer });
   const registry = new AgentRegistry();
   const runs = new Map<string, Run>();
-  const gateway = new GatewayService({ registry, tokens, runs, defaultTenant: options.defaultTenant ?? LOCAL_TENANT });
+  const userSecrets = new Map(Object.entries(options.userSecrets ?? {}));
+  const gateway = new GatewayService({
+    registry,
+    tokens,
+    runs,
+    defaultTenant: options.defaultTenant ?? LOCAL_TENANT,
+    secrets: userSecrets,
+  });
+  const notifications: Notification[] = [];
+  const memoryHints: MemoryHint[] = [];
+  const connectors = new ConnectorRegistry();
+  const tools = {
+    ...memoryTools(new MemoryStore(), memoryHints),
+    ...knowledgeTools(new KnowledgeStore()),
+    ...agentsTools({ registry, tokens, secrets: userSecrets }),
+    ...filesTools(),
+    ...notifyTools(notifications),
+    ...httpTools(options.httpAllowedHosts ?? []),
+  };
   const violations: SpecViolationError[] = [];
 
   const services: Record<LocalService, Pick<SpecRouterOptions, "handlers" | "extraRoutes" | "invalidRequestBody">> = {
@@ -100,7 +144,12 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
     },
     // The MCP Gateway answers a request it cannot take as a JSON-RPC error with a null id.
     "mcp-gateway": {
-      handlers: mcpGatewayHandlers(tokens, { memory: new MemoryStore(), knowledge: new KnowledgeStore() }),
+      handlers: mcpGatewayHandlers({
+        tokens,
+        tools,
+        toolFor: connectorTool(connectors),
+        writeConfirmation: new WriteConfirmationGate(options.confirmWrites ?? true),
+      }),
       invalidRequestBody: (error) => ({ jsonrpc: "2.0", id: null, error: { code: -32600, message: error.message } }),
     },
     memory: { handlers: {} },
@@ -154,6 +203,10 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
     registry,
     runs,
     violations,
+    notifications,
+    memoryHints,
+    connectors,
+    userSecrets,
     registerAgent: (agent) => registry.register(agent),
     close,
     [Symbol.asyncDispose]: close,
