@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { LocalPlatform } from "../../src/local-platform/index.js";
+import {
+  INSTANCE_ID_METADATA_KEY,
+  type LocalPlatform,
+  registerWithLocalPlatform,
+} from "../../src/local-platform/index.js";
 import { PodKeyring, RecipientKey, UserContextExtension } from "../../src/security/index.js";
 import { platform, serve } from "./support.js";
 import { outputOf, runThroughGateway, toolAgent } from "./tools-support.js";
@@ -32,10 +36,14 @@ describe("the local platform seals the user's secrets to the pod's key", () => {
     expect(local.violations).toEqual([]);
   });
 
-  it("a secret sealed to another pod's key is refused by the pod", async () => {
+  it("a secret sealed to another pod's key is refused by the pod (registered through the local route)", async () => {
     const local = await platform({ userSecrets: { SMTP_PASSWORD: SECRET } });
     const server = await mailer(local, RecipientKey.generate());
-    const { instanceId } = await local.registerAgent({ url: server.url, podKey: RecipientKey.generate().publicJwk() });
+    const record = await registerWithLocalPlatform(server.url, {
+      dnsUrl: local.urls["agent-dns"],
+      podKey: RecipientKey.generate().publicJwk(),
+    });
+    const instanceId = record.metadata?.[INSTANCE_ID_METADATA_KEY] as string;
     const output = outputOf(await runThroughGateway(local, instanceId, "send"));
     expect(output).toEqual({ names: ["SMTP_PASSWORD"], error: "RecipientKeyUnavailableError" });
   });
@@ -48,6 +56,9 @@ describe("the local platform seals the user's secrets to the pod's key", () => {
       names: [],
       error: "SecretNotDeliveredError",
     });
+    await expect(
+      registerWithLocalPlatform(server.url, { dnsUrl: local.urls["agent-dns"], podKey: { x: "short" } }),
+    ).rejects.toThrow(/HTTP 400/);
     await expect(
       local.registerAgent({ url: server.url, podKey: { kty: "OKP", crv: "X25519", x: "short" } }),
     ).rejects.toThrow(RangeError);

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { NovaOSAuthenticationError } from "../../src/errors/novaos-errors.js";
 import type { LocalPlatform } from "../../src/local-platform/index.js";
 import type { SkillHandler } from "../../src/server/index.js";
-import { ToolNotFoundError } from "../../src/tools/index.js";
+import { type ToolBindings, ToolNotFoundError } from "../../src/tools/index.js";
 import { platform, serve } from "./support.js";
 import { outputOf, runThroughGateway, toolAgent } from "./tools-support.js";
 
@@ -12,7 +12,7 @@ import { outputOf, runThroughGateway, toolAgent } from "./tools-support.js";
 const failure = (error: unknown) => ({ name: (error as Error).name, message: (error as Error).message });
 
 /** Runs `skill` as the only skill of a registered agent, through the gateway; its output parsed. */
-async function runSkill(local: LocalPlatform, skill: SkillHandler, input = "go"): Promise<unknown> {
+async function runSkill(local: LocalPlatform, skill: SkillHandler<ToolBindings>, input = "go"): Promise<unknown> {
   const agent = toolAgent(local, "tools-agent");
   agent.skill("work", { description: "Uses the tools" }, skill);
   const server = await serve(agent);
