@@ -12,7 +12,7 @@
  * waits for the user answers that pause: the text goes to the same task and
  * the same run goes on (same `run_id`, same event stream); an approving
  * answer to a write-confirmation pause puts the confirmation in the resumed
- * turn's token (tools/write-confirmation.ts).
+ * turn's token (src/local-platform/tools/write-confirmation.ts).
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
