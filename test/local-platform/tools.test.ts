@@ -187,3 +187,29 @@ describe("the local MCP Gateway's memory hints", () => {
     ]);
   });
 });
+
+describe("the local MCP Gateway's notify tool", () => {
+  it("records each notification and answers it sent; a repeated idempotency_key answers the first and records nothing", async () => {
+    const local = await platform({ confirmWrites: false });
+    const output = await runSkill(local, async (ctx) => {
+      const send = (body: string) =>
+        ctx.tools.notify.send({
+          channel: "email",
+          to: ["ada@example.com"],
+          subject: "Report",
+          body,
+          idempotency_key: "k-1",
+        });
+      const first = await send("first");
+      const repeat = await send("second");
+      return { output: JSON.stringify({ first, same: repeat.notification_id === first.notification_id }) };
+    });
+    expect(output).toMatchObject({
+      first: { channel: "email", status: "sent", recipients: 1, notification_id: expect.stringMatching(/^ntf_/) },
+      same: true,
+    });
+    expect(local.notifications).toEqual([
+      expect.objectContaining({ channel: "email", subject: "Report", body: "first", tenant_id: "local" }),
+    ]);
+  });
+});
