@@ -40,6 +40,8 @@ export interface GatewayServiceOptions {
   readonly onRun?: (run: Run) => void;
   /** The user's secrets, sealed to each pod that can open them (pod-call.ts). */
   readonly secrets?: ReadonlyMap<string, string>;
+  /** Whether write-class tool calls need the user's confirmation (told to each pod). */
+  readonly writeConfirmation?: boolean;
 }
 
 function header(headers: IncomingHttpHeaders, name: string): string | undefined {
@@ -99,6 +101,7 @@ export class GatewayService {
       token,
       customHeaders: request.custom_headers,
       secrets: this.#options.secrets,
+      writeConfirmation: this.#options.writeConfirmation,
     });
     this.#turns.add(turn);
     void turn.finally(() => this.#turns.delete(turn));

@@ -116,12 +116,14 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
   const registry = new AgentRegistry();
   const runs = new Map<string, Run>();
   const userSecrets = new Map(Object.entries(options.userSecrets ?? {}));
+  const writeConfirmation = options.confirmWrites ?? true;
   const gateway = new GatewayService({
     registry,
     tokens,
     runs,
     defaultTenant: options.defaultTenant ?? LOCAL_TENANT,
     secrets: userSecrets,
+    writeConfirmation,
   });
   const notifications: Notification[] = [];
   const memoryHints: MemoryHint[] = [];
@@ -129,7 +131,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
   const tools = {
     ...memoryTools(new MemoryStore(), memoryHints),
     ...knowledgeTools(new KnowledgeStore()),
-    ...agentsTools({ registry, tokens, secrets: userSecrets }),
+    ...agentsTools({ registry, tokens, secrets: userSecrets, writeConfirmation }),
     ...filesTools(),
     ...notifyTools(notifications),
     ...httpTools(options.httpAllowedHosts ?? []),
@@ -148,7 +150,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
         tokens,
         tools,
         toolFor: connectorTool(connectors),
-        writeConfirmation: new WriteConfirmationGate(options.confirmWrites ?? true),
+        writeConfirmation: new WriteConfirmationGate(writeConfirmation),
       }),
       invalidRequestBody: (error) => ({ jsonrpc: "2.0", id: null, error: { code: -32600, message: error.message } }),
     },

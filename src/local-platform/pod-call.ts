@@ -16,6 +16,7 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import { A2A_EXTENSIONS_HEADER } from "../a2a/extensions-header.js";
 import { Client } from "../client/index.js";
+import { platformContextMetadata } from "../messages/platform-context.js";
 import { NOVAOS_CONTEXT_HEADERS } from "../runtime/execution-context.js";
 import { SEALED_ENVELOPE_SUITE, sealEnvelope } from "../security/sealed-envelope.js";
 import { USER_CONTEXT_EXTENSION_URI } from "../security/user-context-extension.js";
@@ -30,12 +31,14 @@ export interface PodCall {
   readonly customHeaders?: Readonly<Record<string, string>> | undefined;
   /** The user's secrets, sealed to the pod when it can open them. */
   readonly secrets?: ReadonlyMap<string, string> | undefined;
+  /** Whether the platform holds this run's write-class tool calls for confirmation (`ctx.mcpWriteHitlActive`). */
+  readonly writeConfirmation?: boolean | undefined;
 }
 
 /** A pod and what to send it with each message of this call. */
 export interface PodConnection {
   readonly client: Client;
-  /** Request metadata: the sealed secrets, when any are delivered. */
+  /** Request metadata: the sealed secrets and the platform context, when there is any. */
   readonly metadata: JsonObject | undefined;
 }
 
@@ -63,7 +66,10 @@ function sealedUserContext(agent: RegisteredAgent, call: PodCall): JsonObject | 
 
 /** A client for `agent` that calls it as the cluster calls a pod for `call`. Close it after use. */
 export function connectToPod(agent: RegisteredAgent, call: PodCall): PodConnection {
-  const metadata = sealedUserContext(agent, call);
+  const sealed = sealedUserContext(agent, call);
+  // The platform context says only what the pod cannot learn otherwise; the run's ids travel in the headers.
+  const context = call.writeConfirmation ? platformContextMetadata({ mcpWriteHitlActive: true }) : undefined;
+  const metadata = sealed || context ? { ...sealed, ...context } : undefined;
   const client = new Client({
     baseUrl: agent.url,
     agentCard: agent.card,
@@ -77,7 +83,7 @@ export function connectToPod(agent: RegisteredAgent, call: PodCall): PodConnecti
       [NOVAOS_CONTEXT_HEADERS.agentId]: agent.agentId,
       [NOVAOS_CONTEXT_HEADERS.instanceId]: agent.instanceId,
       [NOVAOS_CONTEXT_HEADERS.executionToken]: call.token,
-      ...(metadata ? { [A2A_EXTENSIONS_HEADER]: USER_CONTEXT_EXTENSION_URI } : {}),
+      ...(sealed ? { [A2A_EXTENSIONS_HEADER]: USER_CONTEXT_EXTENSION_URI } : {}),
     },
   });
   return { client, metadata };

@@ -33,6 +33,8 @@ export interface RunInput {
   readonly customHeaders?: Readonly<Record<string, string>>;
   /** The user's secrets, sealed to the pod (see pod-call.ts). */
   readonly secrets?: ReadonlyMap<string, string>;
+  /** Whether write-class tool calls need the user's confirmation (see pod-call.ts). */
+  readonly writeConfirmation?: boolean;
 }
 
 const RUN_STATUS: Partial<Record<TaskState, RunStatus>> = {

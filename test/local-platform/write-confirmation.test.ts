@@ -21,7 +21,8 @@ async function announcer(local: LocalPlatform) {
         () => "sent",
         (error: unknown) => (error as Error).name,
       );
-      return { output: JSON.stringify({ status: sent.status, recipients: sent.recipients, again }) };
+      const hinted = ctx.mcpWriteHitlActive;
+      return { output: JSON.stringify({ status: sent.status, recipients: sent.recipients, again, hinted }) };
     } catch (error) {
       if (!(error instanceof WriteConfirmationRequiredError)) throw error;
       refusals.push({
@@ -53,18 +54,23 @@ describe("the local MCP Gateway's write confirmation (human in the loop for writ
     expect(pauses.map((p) => (p.payload as { data?: unknown }).data)).toEqual(
       refusals.map((r) => ({ write_confirmation_required: { call_id: r.callId, tool_name: r.toolName } })),
     );
-    expect(outputOf(events)).toEqual({ status: "sent", recipients: 1, again: "WriteConfirmationRequiredError" });
+    expect(outputOf(events)).toEqual({
+      status: "sent",
+      recipients: 1,
+      again: "WriteConfirmationRequiredError",
+      hinted: true,
+    });
     expect(local.notifications).toHaveLength(1);
     expect(local.notifications[0]).toMatchObject({ channel: "slack", to: ["#releases"], body: "v2 is out" });
     expect(local.violations).toEqual([]);
   });
 
-  it("with confirmWrites off, a write-class call runs at once", async () => {
+  it("with confirmWrites off, a write-class call runs at once (and ctx.mcpWriteHitlActive says so)", async () => {
     const local = await platform({ confirmWrites: false });
     const { refusals, instance } = await announcer(local);
     const events = await runThroughGateway(local, instance.instanceId, "announce");
     expect(refusals).toEqual([]);
-    expect(outputOf(events)).toEqual({ status: "sent", recipients: 1, again: "sent" });
+    expect(outputOf(events)).toEqual({ status: "sent", recipients: 1, again: "sent", hinted: false });
     expect(local.notifications).toHaveLength(2);
   });
 });

@@ -38,6 +38,8 @@ export interface AgentsToolsOptions {
   readonly tokens: ExecutionTokenIssuer;
   /** The user's secrets, sealed to each callee that can open them. */
   readonly secrets: ReadonlyMap<string, string>;
+  /** Whether write-class tool calls need the user's confirmation (told to each callee). */
+  readonly writeConfirmation: boolean;
 }
 
 /** A task a call started: where it runs and on whose behalf. */
@@ -63,7 +65,12 @@ function agentTaskResult(task: Task): AgentTaskResult {
   };
 }
 
-export function agentsTools({ registry, tokens, secrets }: AgentsToolsOptions): Record<string, ToolHandler> {
+export function agentsTools({
+  registry,
+  tokens,
+  secrets,
+  writeConfirmation,
+}: AgentsToolsOptions): Record<string, ToolHandler> {
   const tasks = new Map<string, CalledTask>();
 
   const find = (idOrName: string) =>
@@ -81,7 +88,7 @@ export function agentsTools({ registry, tokens, secrets }: AgentsToolsOptions): 
       agent_name: agent.record.name,
       call_chain: called.chain,
     });
-    return connectToPod(agent, { ...called, token, secrets });
+    return connectToPod(agent, { ...called, token, secrets, writeConfirmation });
   };
 
   const chainOf = (claims: RunClaims): ChainLink[] => {
