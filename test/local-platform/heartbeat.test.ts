@@ -31,16 +31,22 @@ afterEach(async () => {
 const START = Date.parse("2026-01-01T00:00:30.000Z");
 const MINUTE = 60_000;
 
+/** A platform on a manual clock at `START`, with `research-agent` registered and a Heartbeat client. */
+async function heartbeatSetup() {
+  const clock = new ManualClock();
+  clock.advance(START);
+  const firings = new Firings();
+  const local = await startLocalPlatform({ clock, onViolation: () => {}, onHeartbeat: firings.report });
+  started = local;
+  const agent = await serve(researchAgent());
+  const { agentId, instanceId } = await local.registerAgent({ url: agent.url });
+  const heartbeats = new HeartbeatClient({ baseUrl: local.urls.heartbeat });
+  return { clock, firings, local, agentId, instanceId, heartbeats };
+}
+
 describe("local heartbeats fire real runs on their cron, on an injected clock, within their budget", () => {
   it("a per-minute cron fires twice (two runs through the gateway) and its budget of two stops the third firing", async () => {
-    const clock = new ManualClock();
-    clock.advance(START);
-    const firings = new Firings();
-    const local = await startLocalPlatform({ clock, onViolation: () => {}, onHeartbeat: firings.report });
-    started = local;
-    const agent = await serve(researchAgent());
-    const { agentId, instanceId } = await local.registerAgent({ url: agent.url });
-    const heartbeats = new HeartbeatClient({ baseUrl: local.urls.heartbeat });
+    const { clock, firings, local, agentId, instanceId, heartbeats } = await heartbeatSetup();
     const gateway = new GatewayClient({ baseUrl: local.urls.gateway });
 
     const created = await heartbeats.createConfig(agentId, instanceId, {
@@ -86,14 +92,7 @@ describe("local heartbeats fire real runs on their cron, on an injected clock, w
   });
 
   it("one config per instance; a paused config does not fire, and a resumed one fires at its cron time in its time zone", async () => {
-    const clock = new ManualClock();
-    clock.advance(START);
-    const firings = new Firings();
-    const local = await startLocalPlatform({ clock, onViolation: () => {}, onHeartbeat: firings.report });
-    started = local;
-    const agent = await serve(researchAgent());
-    const { agentId, instanceId } = await local.registerAgent({ url: agent.url });
-    const heartbeats = new HeartbeatClient({ baseUrl: local.urls.heartbeat });
+    const { clock, firings, local, agentId, instanceId, heartbeats } = await heartbeatSetup();
     const create = {
       cronExpression: "0 0 * * *",
       timezone: "Europe/Berlin",

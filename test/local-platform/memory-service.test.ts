@@ -43,7 +43,7 @@ async function run(gateway: GatewayClient, instanceId: string, command: Command)
   let last: StreamEvent | undefined;
   for await (const event of gateway.events(runId)) last = event;
   expect(last?.type).toBe("done");
-  return JSON.parse((last?.payload as { output: string }).output);
+  return JSON.parse((last?.payload as { output?: string } | undefined)?.output ?? "null");
 }
 
 async function memoSetup() {
