@@ -106,7 +106,10 @@ export class ObservabilityService {
   }
 
   #control(run: Run, action: DebugAction, metadata: Record<string, unknown> | undefined) {
-    if (run.closed) throw new PlatformReplyError(404, "no_debug_session", `Run ${run.id} has ended`);
+    if (run.closed) {
+      this.#sessions.delete(run.id);
+      throw new PlatformReplyError(404, "no_debug_session", `Run ${run.id} has ended`);
+    }
     let session = this.#sessions.get(run.id);
     if (!session) {
       session = { id: `dbg_${randomUUID()}`, state: "running" };

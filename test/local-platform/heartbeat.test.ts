@@ -126,4 +126,22 @@ describe("local heartbeats fire real runs on their cron, on an injected clock, w
     expect(local.violations).toEqual([]);
     await heartbeats.close();
   });
+
+  it("a budget with a zero cost cap never fires: the firing is skipped and next_run_at is null", async () => {
+    const { clock, firings, local, agentId, instanceId, heartbeats } = await heartbeatSetup();
+    await heartbeats.createConfig(agentId, instanceId, {
+      cronExpression: "* * * * *",
+      agentImage: "registry.local/agents/research",
+      agentImageTag: "1.0.0",
+      taskContent: "tides",
+      budget: { maxDailyRuns: 10, maxDailyTokens: 100_000, maxDailyCostUsd: 0 },
+    });
+    await clock.nextSleep();
+    const [config] = await heartbeats.listConfigs(agentId, instanceId);
+    expect(config?.schedules[0]?.nextRunAt).toBeUndefined();
+    clock.advance(30_000);
+    expect(await firings.next()).toMatchObject({ skipped: "budget exhausted: max_daily_cost_usd is 0" });
+    expect(local.runs.size).toBe(0);
+    await heartbeats.close();
+  });
 });

@@ -139,6 +139,23 @@ describe("the local Memory Service shares one store with the MCP Gateway's memor
     const runData = bundle.runData as { memories: { content: string }[] };
     expect(runData.memories.map((item) => item.content)).toEqual(["scratch for this run"]);
 
+    // A retried write with the same idempotency key is the first one; filters narrow a query.
+    const keyed = await memory.write("agent", "tides turn twice a day", {
+      idempotencyKey: "k1",
+      memoryType: "semantic",
+    });
+    expect((await memory.write("agent", "tides turn twice a day", { idempotencyKey: "k1" })).memoryId).toBe(
+      keyed.memoryId,
+    );
+    expect((await memory.query("agent", "tides")).items).toHaveLength(2);
+    expect(
+      (await memory.query("agent", "tides", { memoryType: "semantic" })).items.map((item) => item.memoryId),
+    ).toEqual([keyed.memoryId]);
+    expect(
+      (await memory.query("agent", "tides", { filters: { tags: ["sea"] } })).items.map((item) => item.memoryId),
+    ).toEqual([memoryId]);
+    await memory.forget("agent", keyed.memoryId);
+
     expect((await memory.forget("agent", memoryId)).deletedCount).toBe(1);
     expect((await memory.query("agent", "tides")).items).toEqual([]);
     const gone = await memory.forget("agent", memoryId).catch((error: unknown) => error);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { NovaOSServerError } from "../../src/errors/novaos-errors.js";
+import { NovaOSServerError, NovaOSValidationError } from "../../src/errors/novaos-errors.js";
 import { GatewayClient, ObservabilityClient, type RunEvent } from "../../src/platform/index.js";
 import { bookingAgent, platform, serve } from "./support.js";
 
@@ -55,6 +55,11 @@ describe("the local Observability service lists the events of the gateway's runs
     expect(rest.nextCursor).toBeUndefined();
     // The user route's cursor is the sequence: after the last one, an empty page.
     expect((await observability.getRunEvents(runId, { route: "user", after: String(user.length) })).events).toEqual([]);
+
+    const beyond = await observability
+      .getRunEvents(runId, { route: "service", after: String(service.length + 1) })
+      .catch((error: unknown) => error);
+    expect(beyond).toBeInstanceOf(NovaOSValidationError);
 
     const unknown = await observability.getRunEvents("no-such-run", { route: "user" }).catch((error: unknown) => error);
     expect((unknown as NovaOSServerError).statusCode).toBe(404);
