@@ -211,7 +211,7 @@ export class HeartbeatScheduler {
         await this.#clock.sleep(Math.min(at - this.#clock.now(), MAX_SLEEP_MS), timer.signal);
       await this.#fire(config, at);
     })().catch(() => {
-      // Aborted: paused, re-armed or stopped.
+      // Aborted (paused, re-armed or stopped): `#fire` reports its own failures as skipped firings.
     });
   }
 
