@@ -21,6 +21,7 @@ export {
   type WriteConfirmation,
 } from "./execution-tokens.js";
 export { LOCAL_USER_ID } from "./gateway-service.js";
+export { type HeartbeatFiring, HeartbeatScheduler, MAX_KEPT_FIRINGS, wallClock } from "./heartbeat-scheduler.js";
 export {
   LOCAL_SERVICES,
   LOCAL_TENANT,
@@ -29,6 +30,8 @@ export {
   type LocalService,
   startLocalPlatform,
 } from "./local-platform.js";
+export { MEMORY_RETENTION_MS } from "./memory-store.js";
+export { RUN_EVENTS_PAGE_SIZE } from "./observability-service.js";
 export { platformEnv, platformEnvFile, TOKEN_ISSUER_ENV } from "./platform-env.js";
 export type { Run, RunEvent, RunStatus } from "./run.js";
 export { registerWithLocalPlatform, type SelfRegisterOptions } from "./self-register.js";
@@ -51,6 +54,5 @@ export {
   ConnectorRegistry,
   ECHO_CONNECTOR_ID,
 } from "./tools/connector-tools.js";
-export type { MemoryHint } from "./tools/memory-tools.js";
 export type { Notification } from "./tools/notify-tools.js";
 export { APPROVING_ANSWER } from "./tools/write-confirmation.js";

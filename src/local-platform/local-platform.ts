@@ -18,13 +18,18 @@ import { document as llmGatewayDocument } from "../../gen/openapi/documents/llm-
 import { document as mcpGatewayDocument } from "../../gen/openapi/documents/mcp-gateway.js";
 import { document as memoryDocument } from "../../gen/openapi/documents/memory.js";
 import { document as observabilityDocument } from "../../gen/openapi/documents/observability.js";
+import type { Clock } from "../runtime/clock.js";
 import { agentDnsHandlers, LOCAL_REGISTER_PATH, registerRoute } from "./agent-dns-service.js";
 import { AgentRegistry, type RegisterAgentOptions, type RegisteredAgent } from "./agent-registry.js";
 import { ExecutionTokenIssuer } from "./execution-tokens.js";
 import { GatewayService } from "./gateway-service.js";
+import { type HeartbeatFiring, HeartbeatScheduler } from "./heartbeat-scheduler.js";
+import { heartbeatHandlers } from "./heartbeat-service.js";
 import { KnowledgeStore } from "./knowledge-store.js";
 import { mcpGatewayHandlers } from "./mcp-gateway-service.js";
+import { memoryServiceHandlers } from "./memory-service.js";
 import { MemoryStore } from "./memory-store.js";
+import { ObservabilityService } from "./observability-service.js";
 import type { Run } from "./run.js";
 import { SpecRouter, type SpecRouterOptions } from "./spec-router.js";
 import type { SpecViolationError } from "./spec-violation.js";
@@ -33,7 +38,7 @@ import { ConnectorRegistry, connectorTool } from "./tools/connector-tools.js";
 import { filesTools } from "./tools/files-tools.js";
 import { httpTools } from "./tools/http-tools.js";
 import { knowledgeTools } from "./tools/knowledge-tools.js";
-import { type MemoryHint, memoryTools } from "./tools/memory-tools.js";
+import { memoryTools } from "./tools/memory-tools.js";
 import { type Notification, notifyTools } from "./tools/notify-tools.js";
 import { WriteConfirmationGate } from "./tools/write-confirmation.js";
 
@@ -73,6 +78,10 @@ export interface LocalPlatformOptions {
   issuer?: string;
   /** Told of every request or reply that breaks its spec. Default: written to stderr. */
   onViolation?: (error: SpecViolationError) => void;
+  /** What heartbeats schedule and fire by, its `now()` read as epoch milliseconds. Default: wall time. */
+  clock?: Clock;
+  /** Told of every heartbeat firing. Default: a skipped firing (over budget) is written to stderr. */
+  onHeartbeat?: (firing: HeartbeatFiring) => void;
   /**
    * Whether write-class tool calls need the user's confirmation (-32042,
    * answered through the gateway). Default true, as for a user's run in the
@@ -92,12 +101,12 @@ export interface LocalPlatform extends AsyncDisposable {
   readonly tokens: ExecutionTokenIssuer;
   readonly registry: AgentRegistry;
   readonly runs: ReadonlyMap<string, Run>;
+  /** The heartbeat schedules and their firings. */
+  readonly heartbeats: HeartbeatScheduler;
   /** Every spec violation so far, all services. */
   readonly violations: readonly SpecViolationError[];
   /** Every notification `novaos.notify.send` recorded, in order. */
   readonly notifications: readonly Notification[];
-  /** Every hint `novaos.memory.hint` accepted, in order. */
-  readonly memoryHints: readonly MemoryHint[];
   /** The connectors `novaos.connector.*` calls: `echo`, and those registered here. */
   readonly connectors: ConnectorRegistry;
   /** The local user's secrets by name (set or delete them between runs). */
@@ -126,10 +135,11 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
     writeConfirmation,
   });
   const notifications: Notification[] = [];
-  const memoryHints: MemoryHint[] = [];
   const connectors = new ConnectorRegistry();
+  // One store behind both doors: the MCP Gateway's memory tools and the Memory Service.
+  const memory = new MemoryStore();
   const tools = {
-    ...memoryTools(new MemoryStore(), memoryHints),
+    ...memoryTools(memory),
     ...knowledgeTools(new KnowledgeStore()),
     ...agentsTools({ registry, tokens, secrets: userSecrets, writeConfirmation }),
     ...filesTools(),
@@ -137,6 +147,16 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
     ...httpTools(options.httpAllowedHosts ?? []),
   };
   const violations: SpecViolationError[] = [];
+  const heartbeats = new HeartbeatScheduler({
+    gateway,
+    registry,
+    ...(options.clock ? { clock: options.clock } : {}),
+    onFiring:
+      options.onHeartbeat ??
+      ((firing) => {
+        if (firing.skipped) process.stderr.write(`[novaos-platform] heartbeat ${firing.configId}: ${firing.skipped}\n`);
+      }),
+  });
 
   const services: Record<LocalService, Pick<SpecRouterOptions, "handlers" | "extraRoutes" | "invalidRequestBody">> = {
     gateway: { handlers: gateway.handlers(), extraRoutes: gateway.extraRoutes() },
@@ -154,9 +174,9 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
       }),
       invalidRequestBody: (error) => ({ jsonrpc: "2.0", id: null, error: { code: -32600, message: error.message } }),
     },
-    memory: { handlers: {} },
-    observability: { handlers: {} },
-    heartbeat: { handlers: {} },
+    memory: { handlers: memoryServiceHandlers(tokens, memory) },
+    observability: { handlers: new ObservabilityService(gateway).handlers() },
+    heartbeat: { handlers: heartbeatHandlers(heartbeats, gateway) },
     // The LLM gateway's errors are OpenAI's.
     "llm-gateway": {
       handlers: {},
@@ -194,6 +214,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
   let closed: Promise<void> | undefined;
   const close = () => {
     closed ??= (async () => {
+      heartbeats.stop();
       await Promise.allSettled(servers.map((server) => server.close()));
       await gateway.drain();
     })();
@@ -204,9 +225,9 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
     tokens,
     registry,
     runs,
+    heartbeats,
     violations,
     notifications,
-    memoryHints,
     connectors,
     userSecrets,
     registerAgent: (agent) => registry.register(agent),

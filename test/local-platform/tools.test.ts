@@ -168,23 +168,34 @@ describe("the local MCP Gateway's http tools", () => {
   });
 });
 
-describe("the local MCP Gateway's memory hints", () => {
-  it("accepts a hint and records it for the platform to read", async () => {
+describe("the local MCP Gateway's memory hint, forget and assemble", () => {
+  it("consolidates a hint into the user's memory, forgets a memory (an unknown one is 404) and assembles both scopes", async () => {
     const local = await platform();
     const output = await runSkill(local, async (ctx) => {
       const hint = await ctx.tools.memory.hint("The user prefers dark mode", "conv-1", { priority: "low" });
-      return { output: JSON.stringify(hint) };
+      const user = await ctx.tools.memory.query("user", "dark mode");
+      const written = await ctx.tools.memory.write("agent", "Dark mode ships in v2");
+      const bundle = await ctx.tools.memory.assemble("dark mode");
+      const forgotten = await ctx.tools.memory.forget("agent", written.memory_id, "superseded");
+      const again = await ctx.tools.memory.forget("agent", written.memory_id, "superseded").catch(failure);
+      return {
+        output: JSON.stringify({
+          hint: [hint.status, hint.hint_id.startsWith("hint_")],
+          user: user.items.map((item) => item.content),
+          bundle: [bundle.durable_memories.map((m) => m.content), bundle.agent_memories.map((m) => m.content)],
+          forgotten: forgotten.deleted_count,
+          again,
+        }),
+      };
     });
-    expect(output).toMatchObject({ status: "accepted", hint_id: expect.stringMatching(/^hint_/) });
-    expect(local.memoryHints).toEqual([
-      expect.objectContaining({
-        hint: "The user prefers dark mode",
-        conversation_id: "conv-1",
-        priority: "low",
-        tenant_id: "local",
-        hint_id: (output as { hint_id: string }).hint_id,
-      }),
-    ]);
+    expect(output).toEqual({
+      hint: ["accepted", true],
+      user: ["The user prefers dark mode"],
+      bundle: [["The user prefers dark mode"], ["Dark mode ships in v2"]],
+      forgotten: 1,
+      again: { name: "ToolError", message: expect.stringMatching(/HTTP 404: /) },
+    });
+    expect(local.violations).toEqual([]);
   });
 });
 

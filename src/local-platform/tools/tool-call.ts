@@ -44,7 +44,12 @@ export class ToolRefusal extends Error {
 
 /** Whose memories, files and notifications a call touches: the run token says. */
 export function ownerOf(claims: RunClaims): MemoryOwner {
-  return { tenantId: claims.tenant_id, agentId: claims.agent_id ?? claims.instance_id, runId: claims.run_id };
+  return {
+    tenantId: claims.tenant_id,
+    agentId: claims.agent_id ?? claims.instance_id,
+    runId: claims.run_id,
+    userId: claims.user_id,
+  };
 }
 
 /** A refusal of a platform service with an HTTP status, as the gateway words it in an `isError` result. */
