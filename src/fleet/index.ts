@@ -16,3 +16,11 @@ export {
   type PostgresPool,
   type PostgresPoolOptions,
 } from "./postgres-pool.js";
+export {
+  DEFAULT_EVENT_RETENTION_MS,
+  DEFAULT_LEASE_MS,
+  DEFAULT_RENEW_MS,
+  DEFAULT_RETRY_MS,
+  PgTaskFleet,
+  type PgTaskFleetOptions,
+} from "./pg-task-fleet.js";

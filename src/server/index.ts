@@ -74,7 +74,7 @@ export type { HttpBinding, HttpBodyReply, HttpReply, HttpRequestLike, HttpStream
 export { HttpJsonBinding, type HttpJsonBindingOptions } from "./http-json/http-json-binding.js";
 export { JsonRpcBinding, type JsonRpcBindingOptions } from "./jsonrpc-binding.js";
 export { DEFAULT_LIST_PAGE_SIZE, MAX_LIST_PAGE_SIZE } from "./list-tasks.js";
-export { DEFAULT_MAX_HISTORY_BYTES, HISTORY_TRIMMED_METADATA_KEY } from "./live-task.js";
+export { DEFAULT_MAX_HISTORY_BYTES, HISTORY_TRIMMED_METADATA_KEY, type LiveTask } from "./live-task.js";
 export { createPlatformTools, type PlatformToolsOptions, platformToolsFactory } from "./platform-tools.js";
 export {
   DEFAULT_PUSH_BASE_DELAY_MS,
@@ -129,4 +129,5 @@ export {
   type TaskStore,
   type TaskWriter,
 } from "./task-store.js";
+export type { CoordinatedRun, TaskCoordinator } from "./task-coordinator.js";
 export { type AddArtifactOptions, type StatusMessage, TaskSealedError, TaskUpdater } from "./task-updater.js";
