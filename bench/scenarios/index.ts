@@ -2,6 +2,7 @@
 import type { Scenario } from "../scenario.js";
 import { clientStream } from "./client-stream.js";
 import { fairness } from "./fairness.js";
+import { fleet, fleetListTasksLong } from "./fleet.js";
 import { grpcEcho } from "./grpc-echo.js";
 import { httpJsonEcho } from "./http-json-echo.js";
 import { jsonRpcEcho } from "./jsonrpc-echo.js";
@@ -18,6 +19,8 @@ export const scenarios: readonly Scenario[] = [
   listTasks,
   fairness,
   memory,
+  fleet,
   jsonRpcLongStream,
   listTasksLong,
+  fleetListTasksLong,
 ];
