@@ -49,5 +49,8 @@ server.listen(0, "127.0.0.1", () => process.stdout.write(`${(server.address() as
 process.on("SIGTERM", () => {
   server.close();
   server.closeAllConnections();
-  void fleet?.close().then(() => pool?.end()).finally(() => process.exit(0));
+  void fleet
+    ?.close()
+    .then(() => pool?.end())
+    .finally(() => process.exit(0));
 });

@@ -127,8 +127,9 @@ export class PgTaskFleet implements TaskCoordinator {
       (error: unknown) => this.#logger.error({ err: error, task_id: id }, "could not take the run's lease"),
     );
     let held: HeldRun | undefined;
-    const unfollow = this.#notifications.follow(digest, () => {
-      if (held) void this.#reconcile(held, false);
+    const unfollow = this.#notifications.follow(digest, (version) => {
+      // A save of this run that it already knows stored needs no read.
+      if (held && !(version > 0 && version <= live.writer.version)) void this.#reconcile(held, false);
     });
     held = { run: execution, runId, taken, unfollow };
     this.#runs.get(live.key)?.unfollow();
@@ -226,10 +227,15 @@ export class PgTaskFleet implements TaskCoordinator {
       const message = agentMessage(randomUUID(), task.id, task.contextId, [textPart(reason)]);
       task.status = taskStatus(TaskState.FAILED, message);
       task.history.push(message);
-      const events = [streamResponse({ case: "statusUpdate", value: statusUpdate(task.id, task.contextId, task.status) })];
+      const events = [
+        streamResponse({ case: "statusUpdate", value: statusUpdate(task.id, task.contextId, task.status) }),
+      ];
       try {
         await this.taskStore.save(task, scope, { owner: stored.owner, version: stored.version, events });
-        this.#logger.warn({ task_id: taskId, replica_id: lease.replica_id }, "task failed: its replica's lease expired");
+        this.#logger.warn(
+          { task_id: taskId, replica_id: lease.replica_id },
+          "task failed: its replica's lease expired",
+        );
         break;
       } catch (error) {
         if (!(error instanceof TaskVersionConflictError)) throw error;

@@ -14,8 +14,8 @@ import { CorruptRecordError, TaskVersionConflictError } from "../server/store-er
 import type { StoredTask, TaskCursor, TaskPage, TaskQuery, TaskStore, TaskWriter } from "../server/task-store.js";
 import { fillPage } from "./fill-page.js";
 import { type PostgresPool, type Row, run } from "./postgres-pool.js";
-import { taskFromRow, taskRowValues } from "./task-rows.js";
 import { encodeEvent, taskDigest } from "./task-events.js";
+import { taskFromRow, taskRowValues } from "./task-rows.js";
 import { DELETE_TASK, GET_TASK, listTasksStatement, SAVE_TASK, SAVE_TASK_WITH_EVENTS } from "./task-sql.js";
 
 export interface PgTaskStoreOptions {

@@ -37,8 +37,8 @@ import { InMemoryPushNotificationConfigStore, type PushNotificationConfigStore }
 import type { SecretSource } from "./secret-source.js";
 import { servedInterfaces } from "./served-interfaces.js";
 import { type RegisteredSkill, registeredSkill, type SkillOptions } from "./skills.js";
-import { InMemoryTaskStore, type TaskStore } from "./task-store.js";
 import type { TaskCoordinator } from "./task-coordinator.js";
+import { InMemoryTaskStore, type TaskStore } from "./task-store.js";
 
 /** What a skill produces when neither it nor the builder says otherwise. */
 export const DEFAULT_OUTPUT_MODES: readonly string[] = ["text/plain", "application/json"];

@@ -116,6 +116,7 @@ export {
   StoreUnavailableError,
   TaskVersionConflictError,
 } from "./store-errors.js";
+export type { CoordinatedRun, TaskCoordinator } from "./task-coordinator.js";
 export { compareTasks, matchesQuery, sortsAfter, statusTime } from "./task-order.js";
 export {
   DEFAULT_MAX_TASK_BYTES,
@@ -129,5 +130,4 @@ export {
   type TaskStore,
   type TaskWriter,
 } from "./task-store.js";
-export type { CoordinatedRun, TaskCoordinator } from "./task-coordinator.js";
 export { type AddArtifactOptions, type StatusMessage, TaskSealedError, TaskUpdater } from "./task-updater.js";

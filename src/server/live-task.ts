@@ -360,7 +360,9 @@ export class LiveTask implements StoredTask {
     this.#historyBytes = undefined;
     const status = this.task.status;
     if (this.watched && status) {
-      this.events.publish(streamResponse({ case: "statusUpdate", value: statusUpdate(this.task.id, this.task.contextId, status) }));
+      this.events.publish(
+        streamResponse({ case: "statusUpdate", value: statusUpdate(this.task.id, this.task.contextId, status) }),
+      );
     }
   }
 

@@ -31,7 +31,9 @@ function asTask(result: Task | Message): Task {
 /** The text of an artifact update's parts. */
 function chunkText(frame: StreamResponse): string {
   if (frame.payload.case !== "artifactUpdate") return "";
-  return (frame.payload.value.artifact?.parts ?? []).map((p) => (p.content.case === "text" ? p.content.value : "")).join("");
+  return (frame.payload.value.artifact?.parts ?? [])
+    .map((p) => (p.content.case === "text" ? p.content.value : ""))
+    .join("");
 }
 
 function stateOf(frame: StreamResponse | undefined): TaskState | undefined {
@@ -75,9 +77,14 @@ describe.skipIf(!postgresUrl)("tasks that span replicas", () => {
       const first = snapshot.payload.value as Task;
       expect(first.status?.state).toBe(TaskState.WORKING);
       expect(first.artifacts[0]?.parts.map((p) => p.content.value)).toEqual(["first"]);
-      const chunks = frames.filter((f) => f.payload.case === "artifactUpdate" && f.payload.value.artifact?.artifactId === "out");
+      const chunks = frames.filter(
+        (f) => f.payload.case === "artifactUpdate" && f.payload.value.artifact?.artifactId === "out",
+      );
       // The numbered chunks, then one far above NOTIFY's 8,000-byte payload limit: each once, in order.
-      expect(chunks.map(chunkText)).toEqual([...Array.from({ length: CHUNKS }, (_, i) => String(i)), "x".repeat(BIG_CHUNK)]);
+      expect(chunks.map(chunkText)).toEqual([
+        ...Array.from({ length: CHUNKS }, (_, i) => String(i)),
+        "x".repeat(BIG_CHUNK),
+      ]);
       expect(stateOf(frames.at(-1))).toBe(TaskState.COMPLETED);
       expect(frames.filter((f) => stateOf(f) === TaskState.COMPLETED)).toHaveLength(1);
     });
@@ -148,7 +155,9 @@ describe.skipIf(!postgresUrl)("tasks that span replicas", () => {
     }
     a.release(task.id);
     const frames = await rest(stream);
-    const chunks = frames.filter((f) => f.payload.case === "artifactUpdate" && f.payload.value.artifact?.artifactId === "out");
+    const chunks = frames.filter(
+      (f) => f.payload.case === "artifactUpdate" && f.payload.value.artifact?.artifactId === "out",
+    );
     expect(chunks).toHaveLength(CHUNKS + 1);
     expect(stateOf(frames.at(-1))).toBe(TaskState.COMPLETED);
   });
@@ -180,7 +189,8 @@ describe.skipIf(!postgresUrl)("a replica that dies", () => {
     const frames = await rest(watching);
     const last = frames.at(-1);
     expect(stateOf(last)).toBe(TaskState.FAILED);
-    const reason = last?.payload.case === "statusUpdate" ? last.payload.value.status?.message?.parts[0]?.content.value : "";
+    const reason =
+      last?.payload.case === "statusUpdate" ? last.payload.value.status?.message?.parts[0]?.content.value : "";
     expect(reason).toContain("The replica c running this task stopped");
     expect((await onA.getTask(task.id)).status?.state).toBe(TaskState.FAILED);
   });

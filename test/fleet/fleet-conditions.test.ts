@@ -3,12 +3,13 @@
  * PostgreSQL keeps its events for the next one (nothing a subscriber was owed
  * is lost), a stored event that does not decode ends a stream with
  * CorruptRecordError, an exhausted pool refuses a subscription with
- * StoreUnavailableError, and a stream whose listener connection is
- * terminated catches up from the version it holds.
+ * StoreUnavailableError, and a stream on a server that restarts catches up
+ * from the version it holds once it listens again.
  */
 import pg from "pg";
 import { beforeEach, describe, expect, it } from "vitest";
 import { type StreamResponse, TaskState } from "../../gen/a2a_pb.js";
+import { migrate } from "../../src/fleet/migrate.js";
 import { PgTaskFleet } from "../../src/fleet/pg-task-fleet.js";
 import { PgTaskStore } from "../../src/fleet/pg-task-store.js";
 import type { PostgresPool } from "../../src/fleet/postgres-pool.js";
@@ -19,6 +20,7 @@ import { CorruptRecordError, StoreUnavailableError } from "../../src/server/stor
 import { taskAt } from "../stores/task-store-suite.js";
 import { useFleetDatabase } from "./support/fleet-database.js";
 import { postgresUrl } from "./support/postgres.js";
+import { findPostgresBin, startPostgresCluster } from "./support/postgres-cluster.js";
 
 const silent = createLogger({ level: "silent" });
 
@@ -96,4 +98,47 @@ describe.skipIf(!postgresUrl)("tasks that span replicas, under bad conditions", 
       await pool.end();
     }
   });
+});
+
+describe.skipIf(!postgresUrl)("a stream while PostgreSQL restarts", () => {
+  it("catches up after the server restarted under it: the events saved afterwards all reach the stream", async () => {
+    const bin = findPostgresBin();
+    // The shared test server is not restarted under other files: this test runs its own.
+    if (!bin) throw new Error("No PostgreSQL binaries to start a cluster of this test's own (set POSTGRES_BIN)");
+    const cluster = await startPostgresCluster(bin);
+    const pool = new pg.Pool({ connectionString: cluster.url, max: 4, connectionTimeoutMillis: 2_000 });
+    pool.on("error", () => undefined);
+    const fleet = new PgTaskFleet({ pool, logger: silent, retryMs: 50 });
+    try {
+      await migrate(pool);
+      await fleet.start();
+      const writer = { owner: "", version: 0, events: [] as StreamResponse[] };
+      await fleet.taskStore.save(working("t"), "s", writer);
+      const stream = fleet.subscribe("t", "s", new AbortController().signal);
+      expect((await stream.next()).value?.[0]?.payload.case).toBe("task");
+
+      await cluster.restart();
+      writer.events.push(statusFrame("t", TaskState.WORKING), statusFrame("t", TaskState.COMPLETED));
+      // The pool's connections died with the server: a save fails typed until a new one is made.
+      for (;;) {
+        try {
+          await fleet.taskStore.save(taskAt("t", 2000), "s", writer);
+          break;
+        } catch (error) {
+          expect(error).toBeInstanceOf(StoreUnavailableError);
+          expect(writer.events).toHaveLength(2);
+        }
+      }
+      const frames: StreamResponse[] = [];
+      for (let r = await stream.next(); !r.done; r = await stream.next()) frames.push(...(r.value ?? []));
+      expect(frames.map((f) => (f.payload.case === "statusUpdate" ? f.payload.value.status?.state : 0))).toEqual([
+        TaskState.WORKING,
+        TaskState.COMPLETED,
+      ]);
+    } finally {
+      await fleet.close();
+      await pool.end();
+      await cluster.stop();
+    }
+  }, 120_000);
 });

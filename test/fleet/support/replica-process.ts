@@ -37,7 +37,10 @@ export async function startReplica(
     stdio: ["pipe", "pipe", "inherit"],
   });
   const lines: Record<string, unknown>[] = [];
-  const waiters: { match: (line: Record<string, unknown>) => boolean; resolve: (line: Record<string, unknown>) => void }[] = [];
+  const waiters: {
+    match: (line: Record<string, unknown>) => boolean;
+    resolve: (line: Record<string, unknown>) => void;
+  }[] = [];
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   createInterface({ input: child.stdout as NodeJS.ReadableStream }).on("line", (text) => {
     let line: Record<string, unknown>;

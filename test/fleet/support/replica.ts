@@ -17,7 +17,6 @@ import { createLogger } from "../../../src/runtime/logger.js";
 import { AgentBuilder } from "../../../src/server/agent-builder.js";
 import { BIG_CHUNK, CHUNKS } from "./replica-process.js";
 
-
 function say(line: Record<string, unknown>): void {
   process.stdout.write(`${JSON.stringify(line)}\n`);
 }
@@ -60,7 +59,8 @@ agent.skill("chunks", async (ctx) => {
   await ctx.taskUpdater.addArtifact([text("first")], { artifactId: "out" });
   say({ event: "started", taskId: ctx.taskId });
   await releaseOf(ctx.taskId);
-  for (let i = 0; i < CHUNKS; i++) await ctx.taskUpdater.addArtifact([text(String(i))], { artifactId: "out", append: true });
+  for (let i = 0; i < CHUNKS; i++)
+    await ctx.taskUpdater.addArtifact([text(String(i))], { artifactId: "out", append: true });
   await ctx.taskUpdater.addArtifact([text("x".repeat(BIG_CHUNK))], { artifactId: "out", append: true });
   return { output: "done" };
 });
