@@ -74,11 +74,14 @@ export class PgTaskStore implements TaskStore {
     try {
       row = (await run(this.#pool, SAVE_TASK_WITH_EVENTS, values))[0];
     } catch (error) {
-      // Not stored: the next save carries them, so subscribers elsewhere miss none.
       writer.events?.unshift(...events);
       throw error;
     }
-    if (!row) throw new TaskVersionConflictError(task.id, expected);
+    if (!row) {
+      // Not stored either: the writer's next save carries them (one that adopts another's write drops them).
+      writer.events?.unshift(...events);
+      throw new TaskVersionConflictError(task.id, expected);
+    }
     writer.version = Number(row.version);
   }
 

@@ -356,6 +356,8 @@ export class LiveTask implements StoredTask {
     Object.assign(this.task, stored.task);
     this.writer.version = stored.version;
     this.writer.bytes = taskBytes(this.task);
+    // What this copy published and did not store is overtaken by the stored task.
+    if (this.writer.events) this.writer.events.length = 0;
     this.#artifactIndex = undefined;
     this.#historyBytes = undefined;
     const status = this.task.status;

@@ -60,7 +60,7 @@ export interface TaskWriter {
    * The frames published since the writer's last save, kept only for a store
    * that `recordsEvents`: it stores them with the task in the same write, so
    * other replicas stream them in order. The store takes them on a save that
-   * succeeds or conflicts, and leaves them for the next one when it fails.
+   * succeeds and leaves them for the next one when it fails or conflicts.
    */
   events?: StreamResponse[] | undefined;
 }
