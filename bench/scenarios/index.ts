@@ -5,6 +5,7 @@ import { fairness } from "./fairness.js";
 import { fleet, fleetListTasksLong } from "./fleet.js";
 import { grpcEcho } from "./grpc-echo.js";
 import { httpJsonEcho } from "./http-json-echo.js";
+import { importCost } from "./import-cost.js";
 import { jsonRpcEcho } from "./jsonrpc-echo.js";
 import { jsonRpcLongStream, jsonRpcStream } from "./jsonrpc-stream.js";
 import { listTasks, listTasksLong } from "./list-tasks.js";
@@ -19,6 +20,7 @@ export const scenarios: readonly Scenario[] = [
   listTasks,
   fairness,
   memory,
+  importCost,
   fleet,
   jsonRpcLongStream,
   listTasksLong,
