@@ -23,6 +23,7 @@ import { AgentRegistry, type RegisterAgentOptions, type RegisteredAgent } from "
 import { ExecutionTokenIssuer } from "./execution-tokens.js";
 import { GatewayService } from "./gateway-service.js";
 import { KnowledgeStore } from "./knowledge-store.js";
+import { type LlmGatewayOptions, llmGatewayHandlers } from "./llm-gateway-service.js";
 import { mcpGatewayHandlers } from "./mcp-gateway-service.js";
 import { MemoryStore } from "./memory-store.js";
 import type { Run } from "./run.js";
@@ -63,6 +64,8 @@ export interface LocalPlatformOptions {
   defaultTenant?: string;
   /** The `iss` of the execution tokens. Default `novaos-local-platform`. */
   issuer?: string;
+  /** The model ids the local LLM gateway answers under (default `novaos-local-chat`, `novaos-local-embed`). */
+  llm?: Pick<LlmGatewayOptions, "chatModels" | "embeddingModels">;
   /** Told of every request or reply that breaks its spec. Default: written to stderr. */
   onViolation?: (error: SpecViolationError) => void;
 }
@@ -108,7 +111,11 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
     heartbeat: { handlers: {} },
     // The LLM gateway's errors are OpenAI's.
     "llm-gateway": {
-      handlers: {},
+      handlers: llmGatewayHandlers({
+        tokens,
+        chatModels: options.llm?.chatModels,
+        embeddingModels: options.llm?.embeddingModels,
+      }),
       invalidRequestBody: (error) => ({
         error: { message: error.message, type: "invalid_request_error", param: null, code: null },
       }),
