@@ -11,6 +11,7 @@ import {
   type LocalPlatform,
   NOTHING_FOUND,
   platformEnv,
+  startLocalPlatform,
 } from "../../src/local-platform/index.js";
 import { GatewayClient, LLMClient } from "../../src/platform/index.js";
 import { ExecutionContext } from "../../src/runtime/execution-context.js";
@@ -195,6 +196,17 @@ describe("the local LLM gateway answers LLMClient with a deterministic model", (
       .catch((error: unknown) => error);
     expect(missing).toBeInstanceOf(NovaOSAgentNotFoundError);
     expect(missing).toMatchObject({ details: { status: 404, code: "model_not_found", type: "not_found_error" } });
+  });
+
+  it("answers under the model ids it is given, so an agent that names a cluster model runs unchanged", async () => {
+    await using local = await startLocalPlatform({ onViolation: () => {}, llm: { chatModels: ["gpt-4o-mini"] } });
+    await using llm = new LLMClient({ baseUrl: local.urls["llm-gateway"] });
+    expect(await llm.availableModels()).toEqual(["gpt-4o-mini", LOCAL_EMBEDDING_MODEL]);
+    const answer = await llm.chat.completions.create({
+      model: "gpt-4o-mini",
+      messages: [{ role: "user", content: "hello" }],
+    });
+    expect([answer.model, answer.choices[0]?.message.content]).toEqual(["gpt-4o-mini", "You said: hello"]);
   });
 
   it("answers a request that breaks the spec 400 invalid_request_error, a typed NovaOSValidationError", async () => {
