@@ -54,11 +54,6 @@ function openAIError(
   };
 }
 
-function header(headers: IncomingHttpHeaders, name: string): string | undefined {
-  const value = headers[name];
-  return (Array.isArray(value) ? value[0] : value)?.trim() || undefined;
-}
-
 export function llmGatewayHandlers(options: LlmGatewayOptions): Record<string, OperationHandler> {
   const kinds = new Map<string, "chat" | "embedding">([
     ...(options.chatModels ?? [LOCAL_CHAT_MODEL]).map((id) => [id, "chat"] as const),
@@ -68,8 +63,8 @@ export function llmGatewayHandlers(options: LlmGatewayOptions): Record<string, O
 
   /** Which models the caller may use, or the 401 for a token that is not this platform's. */
   async function access(headers: IncomingHttpHeaders): Promise<((id: string) => boolean) | JsonReply> {
-    const authorization = header(headers, "authorization");
-    if (authorization === undefined) return () => true;
+    const authorization = headers.authorization?.trim();
+    if (!authorization) return () => true;
     const token = /^bearer\s+(.+)$/i.exec(authorization)?.[1];
     const claims = token ? await options.tokens.claimsOf(token) : undefined;
     if (!claims) {
