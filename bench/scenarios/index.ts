@@ -4,6 +4,7 @@ import { clientStream } from "./client-stream.js";
 import { fairness } from "./fairness.js";
 import { grpcEcho } from "./grpc-echo.js";
 import { httpJsonEcho } from "./http-json-echo.js";
+import { importCost } from "./import-cost.js";
 import { jsonRpcEcho } from "./jsonrpc-echo.js";
 import { jsonRpcLongStream, jsonRpcStream } from "./jsonrpc-stream.js";
 import { listTasks, listTasksLong } from "./list-tasks.js";
@@ -18,6 +19,7 @@ export const scenarios: readonly Scenario[] = [
   listTasks,
   fairness,
   memory,
+  importCost,
   jsonRpcLongStream,
   listTasksLong,
 ];

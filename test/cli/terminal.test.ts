@@ -8,12 +8,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { TaskState } from "../../gen/a2a_pb.js";
 import { Client } from "../../src/client/client.js";
 import { type ExampleAgent, startExampleAgent } from "./support/agents.js";
-import { CLI_SOURCE, ROOT, TSX } from "./support/run-cli.js";
+import { CLI_COMMAND, ROOT } from "./support/run-cli.js";
 import { skipWithoutTmux, TmuxSession } from "./support/tmux.js";
 
 const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
 const skip = skipWithoutTmux();
-const cli = `cd ${ROOT} && ${TSX} ${CLI_SOURCE}`;
+const cli = `cd ${ROOT} && ${CLI_COMMAND}`;
 
 describe.skipIf(skip)("in a terminal", () => {
   let agent: ExampleAgent;

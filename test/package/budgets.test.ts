@@ -1,42 +1,56 @@
 /**
  * Weight budgets of the built package, measured in this run:
  *
- * - importing the root entry costs at most IMPORT_CPU_BUDGET_MS of CPU time
- *   (user + system, read by the child process around its `import()`: CPU
- *   time, unlike wall time, does not grow with other processes' load); the
- *   wall time against a bare `node` start is reported beside it;
+ * - the JavaScript that importing the root entry evaluates (its static module
+ *   graph, dependencies included, bundled and minified by esbuild) stays within
+ *   ROOT_IMPORT_BUDGET_BYTES: a size, which does not move with the machine's
+ *   load as a time would; the import's CPU time is a `make bench` row
+ *   (bench/scenarios/import-cost.ts);
  * - a minified browser bundle of `Client` alone stays within
  *   CLIENT_BUNDLE_BUDGET_BYTES and needs no Node built-in; its size against
  *   the @a2a-js/sdk client's is reported.
  *
- * docs/performance.md records the figures and how they compare.
+ * docs/performance.md "Package weight" records the figures and how they compare.
  */
-import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
 import { DIST, ROOT } from "./support/package.js";
 
-/** Decision PK353. */
-const IMPORT_CPU_BUDGET_MS = 200;
+/** Decision PK353: about 300 KB today (protobuf-es and the generated codecs are most of it). */
+const ROOT_IMPORT_BUDGET_BYTES = 320 * 1024;
 /** Decision PK353: the target is 150 KB; see docs/performance.md for what stands between. */
 const CLIENT_BUNDLE_BUDGET_BYTES = 260 * 1024;
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
-
-/** CPU and wall milliseconds of one `import(specifier)` in a fresh Node, and the wall time of the whole process. */
-function importCost(specifier: string | undefined): { cpu: number; wall: number; process: number } {
-  const code =
-    specifier === undefined
-      ? "console.log('0 0')"
-      : `const c = process.cpuUsage(); const t = performance.now(); await import(${JSON.stringify(specifier)});` +
-        "const u = process.cpuUsage(c); console.log(`${(u.user + u.system) / 1000} ${performance.now() - t}`);";
-  const started = performance.now();
-  const [cpu, wall] = execFileSync(process.execPath, ["--input-type=module", "-e", code], { encoding: "utf8" })
-    .trim()
-    .split(" ")
-    .map(Number) as [number, number];
-  return { cpu, wall, process: performance.now() - started };
+/**
+ * Minified bytes of what `import(entry)` evaluates on Node: the bundle's
+ * entry chunk and the chunks it imports statically (a lazy `import()` becomes
+ * its own chunk, loaded only when called, so it is not counted).
+ */
+async function importWeight(entry: string): Promise<number> {
+  const { metafile } = await build({
+    entryPoints: [entry],
+    bundle: true,
+    splitting: true,
+    minify: true,
+    write: false,
+    outdir: path.join(ROOT, ".cache/import-weight"),
+    platform: "node",
+    format: "esm",
+    metafile: true,
+    logLevel: "silent",
+  });
+  const outputs = metafile.outputs;
+  const first = Object.keys(outputs).find((name) => outputs[name]?.entryPoint !== undefined);
+  const loaded = new Set<string>();
+  const pending = first === undefined ? [] : [first];
+  for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
+    if (loaded.has(name)) continue;
+    loaded.add(name);
+    for (const i of outputs[name]?.imports ?? [])
+      if (i.kind === "import-statement" && !i.external) pending.push(i.path);
+  }
+  return [...loaded].reduce((sum, name) => sum + (outputs[name]?.bytes ?? 0), 0);
 }
 
 async function bundleSize(specifier: string, name: string): Promise<number> {
@@ -53,18 +67,11 @@ async function bundleSize(specifier: string, name: string): Promise<number> {
 }
 
 describe("weight budgets", () => {
-  it(`importing the root entry costs at most ${IMPORT_CPU_BUDGET_MS} ms of CPU`, () => {
-    const root = path.join(DIST, "index.js");
-    const runs = Array.from({ length: 5 }, () => ({ bare: importCost(undefined), sdk: importCost(root) }));
-    const cpu = median(runs.map((r) => r.sdk.cpu));
-    const bare = median(runs.map((r) => r.bare.process));
-    const withSdk = median(runs.map((r) => r.sdk.process));
-    console.log(
-      `root entry import: ${cpu.toFixed(0)} ms CPU, ${median(runs.map((r) => r.sdk.wall)).toFixed(0)} ms wall; ` +
-        `node with it ${withSdk.toFixed(0)} ms, bare node ${bare.toFixed(0)} ms (×${(withSdk / bare).toFixed(2)})`,
-    );
-    expect(cpu).toBeLessThanOrEqual(IMPORT_CPU_BUDGET_MS);
-  }, 120_000);
+  it(`importing the root entry evaluates at most ${ROOT_IMPORT_BUDGET_BYTES / 1024} KB of minified JavaScript`, async () => {
+    const ours = await importWeight(path.join(DIST, "index.js"));
+    console.log(`root entry import: ${(ours / 1024).toFixed(1)} KB of minified JavaScript evaluated`);
+    expect(ours).toBeLessThanOrEqual(ROOT_IMPORT_BUDGET_BYTES);
+  }, 60_000);
 
   it(`a browser bundle of Client alone is at most ${CLIENT_BUNDLE_BUDGET_BYTES / 1024} KB minified`, async () => {
     const ours = await bundleSize(path.join(DIST, "index.js"), "Client");

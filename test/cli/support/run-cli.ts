@@ -2,6 +2,11 @@
  * Running novaos-a2a in tests: in process (`runCli` over buffers, fast, the
  * same code path as the bin) or as a real process from source with tsx (for
  * what only a process shows: signals, the bin's own error line).
+ *
+ * The process is one `node --import tsx`, not the `tsx` command: tsx's
+ * command runs the script in a child and, when the child does not report a
+ * Ctrl-C within 30 ms, sends it the signal a second time; on a loaded machine
+ * one Ctrl-C then arrives twice, and the CLI's second-Ctrl-C rule exits at once.
  */
 import { execFile } from "node:child_process";
 import { resolve } from "node:path";
@@ -9,8 +14,9 @@ import { PassThrough } from "node:stream";
 import { runCli } from "../../../src/cli/run.js";
 
 export const ROOT = resolve(import.meta.dirname, "../../..");
-export const TSX = resolve(ROOT, "node_modules/.bin/tsx");
 export const CLI_SOURCE = resolve(ROOT, "src/cli/main.ts");
+/** The command line that runs the CLI from source in one process (a shell word list). */
+export const CLI_COMMAND = `${process.execPath} --import tsx ${CLI_SOURCE}`;
 
 export interface CliRun {
   readonly code: number;
@@ -56,7 +62,9 @@ export function cliProcess(
   argv: readonly string[],
   options: { env?: NodeJS.ProcessEnv; bin?: string } = {},
 ): Promise<CliRun> {
-  const [file, args] = options.bin ? [options.bin, [...argv]] : [TSX, [CLI_SOURCE, ...argv]];
+  const [file, args] = options.bin
+    ? [options.bin, [...argv]]
+    : [process.execPath, ["--import", "tsx", CLI_SOURCE, ...argv]];
   return new Promise((done) => {
     execFile(
       file,
