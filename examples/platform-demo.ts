@@ -37,7 +37,7 @@ const QUESTION = "Which tram climbs to the castle in Lisbon?";
 const logger = createLogger({ level: "warn" });
 
 say("① Local platform");
-await using platform = await startLocalPlatform();
+const platform = await startLocalPlatform();
 const env = platformEnv(platform);
 // Sandbox mode: every client and ctx.tools read their service's URL from these variables.
 Object.assign(process.env, env);
@@ -112,6 +112,7 @@ try {
   check(platform.violations.length === 0, "every request and reply matched the platform's OpenAPI specs");
 } finally {
   await Promise.all(servers.map((server) => server.close()));
+  await platform.close();
 }
 
 say(failures === 0 ? "\nThe NovaOS flow ran end to end." : `\n${failures} check(s) failed.`);

@@ -96,6 +96,12 @@ export function llmGatewayHandlers(options: LlmGatewayOptions): Record<string, O
     return undefined;
   }
 
+  /** The refusal of a `kind` call to the model `id` by this caller, or undefined when it may go on. */
+  async function admit(headers: IncomingHttpHeaders, id: string, kind: "chat" | "embedding") {
+    const allowed = await access(headers);
+    return typeof allowed === "function" ? refusal(id, kind, allowed) : allowed;
+  }
+
   return {
     listModels: async ({ headers }) => {
       const allowed = await access(headers);
@@ -113,9 +119,7 @@ export function llmGatewayHandlers(options: LlmGatewayOptions): Record<string, O
     },
     createChatCompletion: async ({ body, headers }) => {
       const request = body as ChatRequest;
-      const allowed = await access(headers);
-      if (typeof allowed !== "function") return allowed;
-      const refused = refusal(request.model, "chat", allowed);
+      const refused = await admit(headers, request.model, "chat");
       if (refused) return refused;
       let answer: ChatAnswer;
       try {
@@ -160,9 +164,7 @@ export function llmGatewayHandlers(options: LlmGatewayOptions): Record<string, O
     },
     createEmbedding: async ({ body, headers }) => {
       const request = body as EmbeddingRequest;
-      const allowed = await access(headers);
-      if (typeof allowed !== "function") return allowed;
-      const refused = refusal(request.model, "embedding", allowed);
+      const refused = await admit(headers, request.model, "embedding");
       if (refused) return refused;
       const dimensions = request.dimensions ?? LOCAL_EMBEDDING_DIMENSIONS;
       if (dimensions > LOCAL_EMBEDDING_DIMENSIONS) {
