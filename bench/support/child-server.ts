@@ -8,6 +8,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "tsdown";
 
@@ -27,20 +28,26 @@ export interface StartOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** Not needed any more: every server has the CPU probe. Accepted so that scenarios written before still compile. */
   readonly probe?: boolean;
+  /**
+   * Another checkout (with its node_modules) whose `bench/servers/<name>.ts`
+   * to build and run, to compare commits (bench/compare.ts). Default: this tree.
+   */
+  readonly root?: string;
 }
 
 const PROBE = fileURLToPath(new URL("./cpu-probe.mjs", import.meta.url));
 
-const OUT_DIR = fileURLToPath(new URL("../../.cache/bench", import.meta.url));
+const THIS_TREE = fileURLToPath(new URL("../..", import.meta.url));
 const built = new Map<string, Promise<string>>();
 
-/** Builds `bench/servers/<name>.ts` once per run; resolves to the built file. */
-function buildServer(name: string): Promise<string> {
-  let file = built.get(name);
+/** Builds `bench/servers/<name>.ts` of the checkout at `root` once per run; resolves to the built file. */
+function buildServer(name: string, root: string): Promise<string> {
+  const outDir = path.join(root, ".cache/bench");
+  let file = built.get(path.join(outDir, name));
   if (!file) {
     file = build({
-      entry: { [name]: fileURLToPath(new URL(`../servers/${name}.ts`, import.meta.url)) },
-      outDir: OUT_DIR,
+      entry: { [name]: path.join(root, "bench/servers", `${name}.ts`) },
+      outDir,
       format: ["esm"],
       platform: "node",
       target: "node20",
@@ -51,15 +58,15 @@ function buildServer(name: string): Promise<string> {
       logLevel: "warn",
       // Packages stay imports, as in an app that depends on them; the transform's own helpers (for `using`) are inlined.
       deps: { neverBundle: [/^(?!\0|@oxc-project\/runtime\/)[^./]/] },
-    }).then(() => `${OUT_DIR}/${name}.mjs`);
-    built.set(name, file);
+    }).then(() => path.join(outDir, `${name}.mjs`));
+    built.set(path.join(outDir, name), file);
   }
   return file;
 }
 
 /** Starts `bench/servers/<name>.ts` (built) and waits for the port it prints. */
 export async function startServer(name: string, options: StartOptions = {}): Promise<ChildServer> {
-  const file = await buildServer(name);
+  const file = await buildServer(name, options.root ?? THIS_TREE);
   const child: ChildProcess = spawn(process.execPath, [...(options.execArgv ?? []), "--import", PROBE, file], {
     stdio: ["ignore", "pipe", "inherit"],
     env: { ...process.env, ...options.env, NODE_ENV: "production" },

@@ -19,6 +19,7 @@ export {
   type MintOptions,
 } from "./execution-tokens.js";
 export { LOCAL_USER_ID } from "./gateway-service.js";
+export { type HeartbeatFiring, HeartbeatScheduler, MAX_KEPT_FIRINGS, wallClock } from "./heartbeat-scheduler.js";
 export {
   type LlmGatewayOptions,
   LOCAL_CHAT_MODEL,
@@ -35,6 +36,8 @@ export {
   type LocalService,
   startLocalPlatform,
 } from "./local-platform.js";
+export { MEMORY_RETENTION_MS } from "./memory-store.js";
+export { RUN_EVENTS_PAGE_SIZE } from "./observability-service.js";
 export { platformEnv, platformEnvFile, TOKEN_ISSUER_ENV } from "./platform-env.js";
 export type { Run, RunEvent, RunStatus } from "./run.js";
 export { registerWithLocalPlatform, type SelfRegisterOptions } from "./self-register.js";

@@ -18,14 +18,19 @@ import { document as llmGatewayDocument } from "../../gen/openapi/documents/llm-
 import { document as mcpGatewayDocument } from "../../gen/openapi/documents/mcp-gateway.js";
 import { document as memoryDocument } from "../../gen/openapi/documents/memory.js";
 import { document as observabilityDocument } from "../../gen/openapi/documents/observability.js";
+import type { Clock } from "../runtime/clock.js";
 import { agentDnsHandlers, LOCAL_REGISTER_PATH, registerRoute } from "./agent-dns-service.js";
 import { AgentRegistry, type RegisterAgentOptions, type RegisteredAgent } from "./agent-registry.js";
 import { ExecutionTokenIssuer } from "./execution-tokens.js";
 import { GatewayService } from "./gateway-service.js";
+import { type HeartbeatFiring, HeartbeatScheduler } from "./heartbeat-scheduler.js";
+import { heartbeatHandlers } from "./heartbeat-service.js";
 import { KnowledgeStore } from "./knowledge-store.js";
 import { type LlmGatewayOptions, llmGatewayHandlers } from "./llm-gateway-service.js";
 import { mcpGatewayHandlers } from "./mcp-gateway-service.js";
+import { memoryServiceHandlers } from "./memory-service.js";
 import { MemoryStore } from "./memory-store.js";
+import { ObservabilityService } from "./observability-service.js";
 import type { Run } from "./run.js";
 import { SpecRouter, type SpecRouterOptions } from "./spec-router.js";
 import type { SpecViolationError } from "./spec-violation.js";
@@ -68,6 +73,10 @@ export interface LocalPlatformOptions {
   llm?: Pick<LlmGatewayOptions, "chatModels" | "embeddingModels">;
   /** Told of every request or reply that breaks its spec. Default: written to stderr. */
   onViolation?: (error: SpecViolationError) => void;
+  /** What heartbeats schedule and fire by, its `now()` read as epoch milliseconds. Default: wall time. */
+  clock?: Clock;
+  /** Told of every heartbeat firing. Default: a skipped firing (over budget) is written to stderr. */
+  onHeartbeat?: (firing: HeartbeatFiring) => void;
 }
 
 export interface LocalPlatform extends AsyncDisposable {
@@ -77,6 +86,8 @@ export interface LocalPlatform extends AsyncDisposable {
   readonly tokens: ExecutionTokenIssuer;
   readonly registry: AgentRegistry;
   readonly runs: ReadonlyMap<string, Run>;
+  /** The heartbeat schedules and their firings. */
+  readonly heartbeats: HeartbeatScheduler;
   /** Every spec violation so far, all services. */
   readonly violations: readonly SpecViolationError[];
   /** Registers the agent at `url` in DNS and installs one instance of it for the gateway. */
@@ -94,6 +105,18 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
   const runs = new Map<string, Run>();
   const gateway = new GatewayService({ registry, tokens, runs, defaultTenant: options.defaultTenant ?? LOCAL_TENANT });
   const violations: SpecViolationError[] = [];
+  // One store behind both doors: the MCP Gateway's memory tools and the Memory Service.
+  const memory = new MemoryStore();
+  const heartbeats = new HeartbeatScheduler({
+    gateway,
+    registry,
+    ...(options.clock ? { clock: options.clock } : {}),
+    onFiring:
+      options.onHeartbeat ??
+      ((firing) => {
+        if (firing.skipped) process.stderr.write(`[novaos-platform] heartbeat ${firing.configId}: ${firing.skipped}\n`);
+      }),
+  });
 
   const services: Record<LocalService, Pick<SpecRouterOptions, "handlers" | "extraRoutes" | "invalidRequestBody">> = {
     gateway: { handlers: gateway.handlers(), extraRoutes: gateway.extraRoutes() },
@@ -103,12 +126,12 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
     },
     // The MCP Gateway answers a request it cannot take as a JSON-RPC error with a null id.
     "mcp-gateway": {
-      handlers: mcpGatewayHandlers(tokens, { memory: new MemoryStore(), knowledge: new KnowledgeStore() }),
+      handlers: mcpGatewayHandlers(tokens, { memory, knowledge: new KnowledgeStore() }),
       invalidRequestBody: (error) => ({ jsonrpc: "2.0", id: null, error: { code: -32600, message: error.message } }),
     },
-    memory: { handlers: {} },
-    observability: { handlers: {} },
-    heartbeat: { handlers: {} },
+    memory: { handlers: memoryServiceHandlers(tokens, memory) },
+    observability: { handlers: new ObservabilityService(gateway).handlers() },
+    heartbeat: { handlers: heartbeatHandlers(heartbeats, gateway) },
     // The LLM gateway's errors are OpenAI's.
     "llm-gateway": {
       handlers: llmGatewayHandlers({
@@ -150,6 +173,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
   let closed: Promise<void> | undefined;
   const close = () => {
     closed ??= (async () => {
+      heartbeats.stop();
       await Promise.allSettled(servers.map((server) => server.close()));
       await gateway.drain();
     })();
@@ -160,6 +184,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
     tokens,
     registry,
     runs,
+    heartbeats,
     violations,
     registerAgent: (agent) => registry.register(agent),
     close,

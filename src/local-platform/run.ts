@@ -78,8 +78,9 @@ export class Run {
     wake?.();
   }
 
-  /** Moves the run to `status` and logs a `status` event (terminal statuses close the log). */
+  /** Moves the run to `status` and logs a `status` event (terminal statuses close the log; a closed run stays as it ended). */
   setStatus(status: RunStatus, message?: string): void {
+    if (this.#closed) return;
     this.status = status;
     this.append("status", { status, ...(message ? { message } : {}) }, TERMINAL_STATUSES.has(status));
   }

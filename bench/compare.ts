@@ -1,0 +1,77 @@
+/**
+ * Which commit made an echo row slower: `npx tsx bench/compare.ts <row>
+ * <checkout>… [--rounds N]` runs the "ours" server of an echo row (`jsonrpc`,
+ * `http-json`, `grpc`) from each checkout and from this tree, each built
+ * from its own sources, and loads them in interleaved rounds (32
+ * connections, 2.5 s windows), so background load hits every commit alike.
+ * Prints per checkout the median and range of the rate and of the server CPU
+ * per call, and the CPU per call against this tree's, round by round.
+ *
+ * A checkout is a directory holding another commit with its node_modules:
+ * `git worktree add --detach /tmp/base <commit> && ln -s "$PWD/node_modules" /tmp/base/`.
+ */
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { grpcEchoTargets } from "./scenarios/grpc-echo.js";
+import { httpJsonEchoTargets } from "./scenarios/http-json-echo.js";
+import { jsonRpcEchoTargets } from "./scenarios/jsonrpc-echo.js";
+import { type ChildServer, startServer } from "./support/child-server.js";
+import type { EchoTarget } from "./support/echo-targets.js";
+import { formatNumber } from "./support/report.js";
+import { ServerCpuWindow } from "./support/server-cpu.js";
+import { spread } from "./support/stats.js";
+
+const ROWS: Record<string, EchoTarget> = {
+  jsonrpc: jsonRpcEchoTargets.ours,
+  "http-json": httpJsonEchoTargets.ours,
+  grpc: grpcEchoTargets.ours,
+};
+const CONNECTIONS = 32;
+
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { rounds: { type: "string" } } });
+const [rowName = "", ...checkouts] = positionals;
+const target = ROWS[rowName];
+const rounds = Number(values.rounds ?? 5);
+if (!target || checkouts.length === 0 || !Number.isInteger(rounds) || rounds < 1) {
+  process.stderr.write(`usage: bench/compare.ts <${Object.keys(ROWS).join("|")}> <checkout>… [--rounds N]\n`);
+  process.exit(2);
+}
+
+const trees = [...checkouts, fileURLToPath(new URL("..", import.meta.url))];
+const servers: ChildServer[] = [];
+try {
+  for (const root of trees) {
+    const server = await startServer(target.server, { root });
+    servers.push(server);
+    await target.load(server, { connections: CONNECTIONS, durationSeconds: 1.5, warmupSeconds: 0 });
+  }
+  const rates = trees.map(() => [] as number[]);
+  const cpus = trees.map(() => [] as number[]);
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, server] of servers.entries()) {
+      const cpu = new ServerCpuWindow(server);
+      const result = await target.load(server, {
+        connections: CONNECTIONS,
+        durationSeconds: 2.5,
+        warmupSeconds: 0.5,
+        around: cpu,
+      });
+      rates[i]?.push(result.rate);
+      cpus[i]?.push(cpu.perCall(result.calls));
+    }
+  }
+  const ours = cpus.at(-1) as number[];
+  for (const [i, root] of trees.entries()) {
+    const rate = spread(rates[i] as number[]);
+    const cpu = spread(cpus[i] as number[]);
+    const ratio = spread((cpus[i] as number[]).map((c, r) => c / (ours[r] as number)));
+    process.stdout.write(
+      `${i === trees.length - 1 ? "this tree" : root}: ${formatNumber(rate.median)} calls/s ` +
+        `(${formatNumber(rate.min)}–${formatNumber(rate.max)}), server CPU ${cpu.median.toFixed(1)} µs per call ` +
+        `(${cpu.min.toFixed(1)}–${cpu.max.toFixed(1)}), ×${ratio.median.toFixed(2)} this tree's ` +
+        `(${ratio.min.toFixed(2)}–${ratio.max.toFixed(2)})\n`,
+    );
+  }
+} finally {
+  await Promise.all(servers.map((s) => s.stop()));
+}
