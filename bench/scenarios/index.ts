@@ -2,6 +2,7 @@
 import type { Scenario } from "../scenario.js";
 import { clientStream } from "./client-stream.js";
 import { fairness } from "./fairness.js";
+import { fleet, fleetListTasksLong } from "./fleet.js";
 import { grpcEcho } from "./grpc-echo.js";
 import { httpJsonEcho } from "./http-json-echo.js";
 import { importCost } from "./import-cost.js";
@@ -20,6 +21,8 @@ export const scenarios: readonly Scenario[] = [
   fairness,
   memory,
   importCost,
+  fleet,
   jsonRpcLongStream,
   listTasksLong,
+  fleetListTasksLong,
 ];

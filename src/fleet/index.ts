@@ -6,6 +6,14 @@
  */
 export { loadMigrations, MIGRATION_LOCK_KEY, type MigrateOptions, type Migration, migrate } from "./migrate.js";
 export { PgPushNotificationConfigStore, type PgPushNotificationConfigStoreOptions } from "./pg-push-config-store.js";
+export {
+  DEFAULT_EVENT_RETENTION_MS,
+  DEFAULT_LEASE_MS,
+  DEFAULT_RENEW_MS,
+  DEFAULT_RETRY_MS,
+  PgTaskFleet,
+  type PgTaskFleetOptions,
+} from "./pg-task-fleet.js";
 export { PgTaskStore, type PgTaskStoreOptions } from "./pg-task-store.js";
 export {
   createPostgresPool,

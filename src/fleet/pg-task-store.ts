@@ -14,14 +14,21 @@ import { CorruptRecordError, TaskVersionConflictError } from "../server/store-er
 import type { StoredTask, TaskCursor, TaskPage, TaskQuery, TaskStore, TaskWriter } from "../server/task-store.js";
 import { fillPage } from "./fill-page.js";
 import { type PostgresPool, type Row, run } from "./postgres-pool.js";
+import { encodeEvent, taskDigest } from "./task-events.js";
 import { taskFromRow, taskRowValues } from "./task-rows.js";
-import { DELETE_TASK, GET_TASK, listTasksStatement, SAVE_TASK } from "./task-sql.js";
+import { DELETE_TASK, GET_TASK, listTasksStatement, SAVE_TASK, SAVE_TASK_WITH_EVENTS } from "./task-sql.js";
 
 export interface PgTaskStoreOptions {
   /** A `pg.Pool` (or `createPostgresPool()`), on a database `migrate()` has prepared. */
   readonly pool: PostgresPool;
   /** Where rows left out of a listing are reported. Default: the SDK's logger. */
   readonly logger?: Logger;
+  /**
+   * Store each save's events (`a2a_task_events`) and notify listeners, for
+   * subscribers on other replicas. `PgTaskFleet` makes its store so; a store
+   * nobody follows leaves it off (default false).
+   */
+  readonly recordEvents?: boolean;
 }
 
 interface TaskRow extends Row {
@@ -37,10 +44,12 @@ interface TaskRow extends Row {
 export class PgTaskStore implements TaskStore {
   readonly #pool: PostgresPool;
   readonly #logger: Logger;
+  readonly recordsEvents: boolean;
 
   constructor(options: PgTaskStoreOptions) {
     this.#pool = options.pool;
     this.#logger = options.logger ?? defaultLogger();
+    this.recordsEvents = options.recordEvents ?? false;
   }
 
   async get(taskId: string, scope: string): Promise<StoredTask | undefined> {
@@ -51,9 +60,28 @@ export class PgTaskStore implements TaskStore {
 
   async save(task: Task, scope: string, writer: TaskWriter): Promise<void> {
     const expected = writer.version;
-    const values = [scope, task.id, writer.owner, ...taskRowValues(task), expected];
-    const row = (await run(this.#pool, SAVE_TASK, values))[0];
-    if (!row) throw new TaskVersionConflictError(task.id, expected);
+    const values: unknown[] = [scope, task.id, writer.owner, ...taskRowValues(task), expected];
+    if (!this.recordsEvents) {
+      const row = (await run(this.#pool, SAVE_TASK, values))[0];
+      if (!row) throw new TaskVersionConflictError(task.id, expected);
+      writer.version = Number(row.version);
+      return;
+    }
+    // The frames taken now are the ones the task as encoded above already shows.
+    const events = writer.events?.splice(0) ?? [];
+    values.push(events.map(encodeEvent), taskDigest(task.id, scope));
+    let row: Row | undefined;
+    try {
+      row = (await run(this.#pool, SAVE_TASK_WITH_EVENTS, values))[0];
+    } catch (error) {
+      writer.events?.unshift(...events);
+      throw error;
+    }
+    if (!row) {
+      // Not stored either: the writer's next save carries them (one that adopts another's write drops them).
+      writer.events?.unshift(...events);
+      throw new TaskVersionConflictError(task.id, expected);
+    }
     writer.version = Number(row.version);
   }
 

@@ -21,6 +21,21 @@ WHERE t.version = $10::bigint
 RETURNING version`,
 };
 
+/**
+ * SAVE_TASK, and in the same statement the save's events (text[] $11) under
+ * the version it stored and a notification (`$12:<version>`) sent on commit.
+ * A conflict stores and sends nothing.
+ */
+export const SAVE_TASK_WITH_EVENTS: Statement = {
+  name: "a2a_save_task_with_events",
+  text: `WITH saved AS (${SAVE_TASK.text}),
+recorded AS (
+  INSERT INTO a2a_task_events (scope, task_id, version, ordinal, event)
+  SELECT $1, $2, saved.version, e.n::integer, e.event FROM saved, unnest($11::text[]) WITH ORDINALITY AS e(event, n)
+)
+SELECT version, pg_notify('a2a_task_events', $12::text || ':' || version::text) FROM saved`,
+};
+
 export const GET_TASK: Statement = {
   name: "a2a_get_task",
   text: "SELECT owner, version, task, artifacts FROM a2a_tasks WHERE scope = $1 AND id = $2",

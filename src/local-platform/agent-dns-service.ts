@@ -5,7 +5,9 @@
  * decimal string. Beside the spec, `POST /local/v1/agents` lets a running
  * agent register itself (the cluster's registrar has no public route).
  */
+import { isJsonObject } from "../a2a/json-object.js";
 import type { AgentRecordJson } from "../discovery/agent-dns-record.js";
+import type { RecipientPublicJwk } from "../security/sealed-envelope.js";
 import type { AgentRegistry } from "./agent-registry.js";
 import { type ExtraRoute, type OperationHandler, PlatformReplyError } from "./spec-router.js";
 
@@ -68,19 +70,29 @@ export function agentDnsHandlers(registry: AgentRegistry): Record<string, Operat
   };
 }
 
-/** `POST /local/v1/agents`: reads the card at `url` and answers the record (201). */
+/**
+ * `POST /local/v1/agents` `{url, domains?, pod_key?}`: reads the card at
+ * `url` and answers the record (201). `pod_key` is the pod's X25519 public
+ * JWK, which the user's secrets are sealed to; one nothing can be sealed to
+ * is 400.
+ */
 export function registerRoute(registry: AgentRegistry): ExtraRoute {
   return async ({ body, signal }) => {
-    const { url, domains } = (body ?? {}) as { url?: unknown; domains?: unknown };
+    const { url, domains, pod_key } = (body ?? {}) as { url?: unknown; domains?: unknown; pod_key?: unknown };
     if (typeof url !== "string" || !URL.canParse(url)) {
       return { status: 400, body: { error: "invalid_request", message: "url must be the agent's absolute URL" } };
     }
+    if (pod_key !== undefined && !isJsonObject(pod_key)) {
+      return { status: 400, body: { error: "invalid_request", message: "pod_key must be an X25519 public JWK" } };
+    }
     const wanted = Array.isArray(domains) ? domains.filter((d): d is string => typeof d === "string") : [];
     try {
-      const agent = await registry.register({ url, domains: wanted, signal });
+      const podKey = pod_key as RecipientPublicJwk | undefined;
+      const agent = await registry.register({ url, domains: wanted, signal, ...(podKey ? { podKey } : {}) });
       return { status: 201, body: agent.record };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
+      if (error instanceof RangeError) return { status: 400, body: { error: "invalid_request", message } };
       return { status: 422, body: { error: "agent_card_unavailable", message } };
     }
   };

@@ -10,6 +10,7 @@ import { randomUUID } from "node:crypto";
 import type { AgentCard } from "../../gen/a2a_pb.js";
 import type { AgentRecordJson } from "../discovery/agent-dns-record.js";
 import { fetchAgentCard } from "../discovery/index.js";
+import { type RecipientPublicJwk, sealEnvelope } from "../security/sealed-envelope.js";
 
 /** Where a record names the instance the gateway runs for it. */
 export const INSTANCE_ID_METADATA_KEY = "instance_id";
@@ -23,6 +24,8 @@ export interface RegisteredAgent {
   readonly record: AgentRecordJson;
   /** The skill this instance runs (sent as `message.metadata.skillId`); unset for an agent's only skill. */
   readonly skillId: string | undefined;
+  /** The pod's X25519 public key, which user-context secrets are sealed to. */
+  readonly podKey: RecipientPublicJwk | undefined;
 }
 
 export interface RegisterAgentOptions {
@@ -34,7 +37,19 @@ export interface RegisterAgentOptions {
   skillId?: string;
   /** A fixed instance id (a UUID); default a fresh one. */
   instanceId?: string;
+  /**
+   * The pod's X25519 public key (`RecipientKey.publicJwk()`, or the JWK
+   * `novaos-a2a keys generate` prints): what the cluster's control plane
+   * holds for a pod and seals the user's secrets to. Without it no secret
+   * is delivered to the agent.
+   */
+  podKey?: RecipientPublicJwk;
   signal?: AbortSignal;
+}
+
+/** Refuses (RangeError) a pod key nothing could be sealed to, by sealing an empty value to it. */
+function checkPodKey(podKey: RecipientPublicJwk): void {
+  sealEnvelope("", podKey, { tenantId: "", instanceId: "", runId: "", secretName: "" });
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -53,6 +68,7 @@ export class AgentRegistry {
     if (options.instanceId !== undefined && !UUID.test(options.instanceId)) {
       throw new RangeError(`instanceId must be a UUID, got ${JSON.stringify(options.instanceId)}`);
     }
+    if (options.podKey !== undefined) checkPodKey(options.podKey);
     const card = await fetchAgentCard(options.url, { allowPrivateIps: true, signal: options.signal });
     const previous = this.#byName.get(card.name);
     const instanceId = options.instanceId ?? previous?.instanceId ?? randomUUID();
@@ -71,7 +87,15 @@ export class AgentRegistry {
       updated_at: now,
       status: "active",
     };
-    const agent: RegisteredAgent = { instanceId, agentId, url: record.url, card, record, skillId: options.skillId };
+    const agent: RegisteredAgent = {
+      instanceId,
+      agentId,
+      url: record.url,
+      card,
+      record,
+      skillId: options.skillId,
+      podKey: options.podKey,
+    };
     if (previous) this.#byInstance.delete(previous.instanceId);
     this.#byName.set(card.name, agent);
     this.#byInstance.set(instanceId, agent);

@@ -17,10 +17,21 @@ Serve the NovaOS platform services on localhost (Execution Gateway, Agent DNS, M
   --base-port   serve the services on consecutive ports from N (default: free ports)
   --write-env   also write the NAME=value lines to FILE
   --tenant      the tenant of calls that name none (default local)
+  --allow-host  a host novaos.http.* may reach, with its subdomains (repeatable; default none)
+  --secret      NAME: the user secret NAME, its value read from the environment variable NAME, sealed to
+                each registered pod key (repeatable)
 `;
 
 // node:util's parser: the CLI's terminal libraries stay with the novaos-a2a bin.
-let values: { host: string; "base-port"?: string; "write-env"?: string; tenant: string; help?: boolean };
+let values: {
+  host: string;
+  "base-port"?: string;
+  "write-env"?: string;
+  tenant: string;
+  "allow-host": string[];
+  secret: string[];
+  help?: boolean;
+};
 try {
   values = parseArgs({
     options: {
@@ -28,6 +39,8 @@ try {
       "base-port": { type: "string" },
       "write-env": { type: "string" },
       tenant: { type: "string", default: "local" },
+      "allow-host": { type: "string", multiple: true, default: [] },
+      secret: { type: "string", multiple: true, default: [] },
       help: { type: "boolean", short: "h" },
     },
   }).values as typeof values;
@@ -47,6 +60,13 @@ if (
   process.stderr.write(`--base-port must be a port number\n${USAGE}`);
   process.exit(2);
 }
+// A secret's value comes from the environment, so it stays out of the shell history and the process list.
+const unset = values.secret.filter((name) => process.env[name] === undefined);
+if (unset.length > 0) {
+  process.stderr.write(`--secret ${unset.join(", ")}: no such environment variable\n${USAGE}`);
+  process.exit(2);
+}
+const userSecrets = Object.fromEntries(values.secret.map((name) => [name, process.env[name] as string]));
 const options = { host: values.host, basePort, writeEnv: values["write-env"], tenant: values.tenant };
 
 const started = performance.now();
@@ -56,7 +76,13 @@ if (options.basePort !== undefined) {
     ports[service] = (options.basePort as number) + index;
   });
 }
-const platform = await startLocalPlatform({ host: options.host, ports, defaultTenant: options.tenant });
+const platform = await startLocalPlatform({
+  host: options.host,
+  ports,
+  defaultTenant: options.tenant,
+  httpAllowedHosts: values["allow-host"],
+  userSecrets,
+});
 const env = platformEnvFile(platform);
 if (options.writeEnv) {
   mkdirSync(dirname(options.writeEnv), { recursive: true });

@@ -20,8 +20,26 @@ export const LOCAL_TOKEN_ISSUER = "novaos-local-platform";
 /** How long a run's token lives: as long as the cluster's (one hour). */
 export const EXECUTION_TOKEN_TTL_SECONDS = 3600;
 
+/** One caller of a chained run: the agent whose run called the next one through the agents tool. */
+export interface ChainLink {
+  readonly agent_id: string;
+  readonly instance_id: string;
+  readonly run_id: string;
+}
+
+/** A write-class call the user confirmed: one later call of `tool_name` under this token may run. */
+export interface WriteConfirmation {
+  readonly call_id: string;
+  readonly tool_name: string;
+}
+
 export type ExecutionTokenGrant = Pick<ExecutionTokenClaims, "user_id" | "tenant_id" | "run_id" | "instance_id"> &
-  Partial<Pick<ExecutionTokenClaims, "agent_id" | "agent_name" | "scopes">>;
+  Partial<Pick<ExecutionTokenClaims, "agent_id" | "agent_name" | "scopes">> & {
+    /** The callers of a run started by the agents tool, outermost first (absent for a run the gateway started). */
+    call_chain?: readonly ChainLink[];
+    /** The write-class calls the user confirmed for this turn. */
+    write_confirmations?: readonly WriteConfirmation[];
+  };
 
 export interface MintOptions {
   /** Lifetime in seconds from now; negative for a token that is already expired (tests). */

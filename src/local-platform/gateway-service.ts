@@ -10,7 +10,9 @@
  * the platform's default tenant); a caller of another tenant gets 404 for
  * it, as if it did not exist. `execute` with the `thread_id` of a run that
  * waits for the user answers that pause: the text goes to the same task and
- * the same run goes on (same `run_id`, same event stream).
+ * the same run goes on (same `run_id`, same event stream); an approving
+ * answer to a write-confirmation pause puts the confirmation in the resumed
+ * turn's token (src/local-platform/tools/write-confirmation.ts).
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
@@ -21,6 +23,7 @@ import type { ExecutionTokenIssuer } from "./execution-tokens.js";
 import { Run } from "./run.js";
 import { executeTurn } from "./run-executor.js";
 import { type ExtraRoute, type OperationHandler, PlatformReplyError } from "./spec-router.js";
+import { confirmationGranted } from "./tools/write-confirmation.js";
 
 type ExecuteRequest = components["schemas"]["ExecuteRequest"];
 
@@ -35,6 +38,10 @@ export interface GatewayServiceOptions {
   readonly defaultTenant: string;
   /** Called with every run as it starts (observability, tests). */
   readonly onRun?: (run: Run) => void;
+  /** The user's secrets, sealed to each pod that can open them (pod-call.ts). */
+  readonly secrets?: ReadonlyMap<string, string>;
+  /** Whether write-class tool calls need the user's confirmation (told to each pod). */
+  readonly writeConfirmation?: boolean;
 }
 
 function header(headers: IncomingHttpHeaders, name: string): string | undefined {
@@ -77,6 +84,8 @@ export class GatewayService {
       this.#options.runs.set(run.id, run);
       this.#options.onRun?.(run);
     }
+    // An approving answer to a write-confirmation pause lets the paused call through on the resumed turn.
+    const confirmation = resumed ? confirmationGranted(run.events, request.input_text) : undefined;
     const token = await this.#options.tokens.mint({
       user_id: LOCAL_USER_ID,
       tenant_id: tenant,
@@ -84,12 +93,15 @@ export class GatewayService {
       instance_id: agent.instanceId,
       agent_id: agent.agentId,
       agent_name: agent.record.name,
+      ...(confirmation ? { write_confirmations: [confirmation] } : {}),
     });
     const turn = executeTurn(run, agent, {
       text: request.input_text,
       userId: LOCAL_USER_ID,
       token,
       customHeaders: request.custom_headers,
+      secrets: this.#options.secrets,
+      writeConfirmation: this.#options.writeConfirmation,
     });
     this.#turns.add(turn);
     void turn.finally(() => this.#turns.delete(turn));

@@ -12,11 +12,13 @@ export {
   type RegisteredAgent,
 } from "./agent-registry.js";
 export {
+  type ChainLink,
   EXECUTION_TOKEN_TTL_SECONDS,
   type ExecutionTokenGrant,
   ExecutionTokenIssuer,
   LOCAL_TOKEN_ISSUER,
   type MintOptions,
+  type WriteConfirmation,
 } from "./execution-tokens.js";
 export { LOCAL_USER_ID } from "./gateway-service.js";
 export { type HeartbeatFiring, HeartbeatScheduler, MAX_KEPT_FIRINGS, wallClock } from "./heartbeat-scheduler.js";
@@ -53,3 +55,12 @@ export {
   type SpecRouterOptions,
 } from "./spec-router.js";
 export { type SpecViolationDirection, SpecViolationError } from "./spec-violation.js";
+export { MAX_CALL_DEPTH } from "./tools/agents-tools.js";
+export {
+  type ConnectorCall,
+  type ConnectorHandler,
+  ConnectorRegistry,
+  ECHO_CONNECTOR_ID,
+} from "./tools/connector-tools.js";
+export type { Notification } from "./tools/notify-tools.js";
+export { APPROVING_ANSWER } from "./tools/write-confirmation.js";

@@ -34,6 +34,14 @@ import { ObservabilityService } from "./observability-service.js";
 import type { Run } from "./run.js";
 import { SpecRouter, type SpecRouterOptions } from "./spec-router.js";
 import type { SpecViolationError } from "./spec-violation.js";
+import { agentsTools } from "./tools/agents-tools.js";
+import { ConnectorRegistry, connectorTool } from "./tools/connector-tools.js";
+import { filesTools } from "./tools/files-tools.js";
+import { httpTools } from "./tools/http-tools.js";
+import { knowledgeTools } from "./tools/knowledge-tools.js";
+import { memoryTools } from "./tools/memory-tools.js";
+import { type Notification, notifyTools } from "./tools/notify-tools.js";
+import { WriteConfirmationGate } from "./tools/write-confirmation.js";
 
 /** The services, by the name of their spec under `openapi/`. */
 export const LOCAL_SERVICES = [
@@ -77,6 +85,16 @@ export interface LocalPlatformOptions {
   clock?: Clock;
   /** Told of every heartbeat firing. Default: a skipped firing (over budget) is written to stderr. */
   onHeartbeat?: (firing: HeartbeatFiring) => void;
+  /**
+   * Whether write-class tool calls need the user's confirmation (-32042,
+   * answered through the gateway). Default true, as for a user's run in the
+   * cluster.
+   */
+  confirmWrites?: boolean;
+  /** The hosts `novaos.http.*` may reach (each with its subdomains). Default none: every host is refused. */
+  httpAllowedHosts?: readonly string[];
+  /** The local user's secrets, sealed to each agent's pod key for each run (see `userSecrets`). */
+  userSecrets?: Readonly<Record<string, string>>;
 }
 
 export interface LocalPlatform extends AsyncDisposable {
@@ -90,6 +108,12 @@ export interface LocalPlatform extends AsyncDisposable {
   readonly heartbeats: HeartbeatScheduler;
   /** Every spec violation so far, all services. */
   readonly violations: readonly SpecViolationError[];
+  /** Every notification `novaos.notify.send` recorded, in order. */
+  readonly notifications: readonly Notification[];
+  /** The connectors `novaos.connector.*` calls: `echo`, and those registered here. */
+  readonly connectors: ConnectorRegistry;
+  /** The local user's secrets by name (set or delete them between runs). */
+  readonly userSecrets: Map<string, string>;
   /** Registers the agent at `url` in DNS and installs one instance of it for the gateway. */
   registerAgent(options: RegisterAgentOptions): Promise<RegisteredAgent>;
   close(): Promise<void>;
@@ -103,10 +127,29 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
   const tokens = await ExecutionTokenIssuer.create({ issuer: options.issuer });
   const registry = new AgentRegistry();
   const runs = new Map<string, Run>();
-  const gateway = new GatewayService({ registry, tokens, runs, defaultTenant: options.defaultTenant ?? LOCAL_TENANT });
-  const violations: SpecViolationError[] = [];
+  const userSecrets = new Map(Object.entries(options.userSecrets ?? {}));
+  const writeConfirmation = options.confirmWrites ?? true;
+  const gateway = new GatewayService({
+    registry,
+    tokens,
+    runs,
+    defaultTenant: options.defaultTenant ?? LOCAL_TENANT,
+    secrets: userSecrets,
+    writeConfirmation,
+  });
+  const notifications: Notification[] = [];
+  const connectors = new ConnectorRegistry();
   // One store behind both doors: the MCP Gateway's memory tools and the Memory Service.
   const memory = new MemoryStore();
+  const tools = {
+    ...memoryTools(memory),
+    ...knowledgeTools(new KnowledgeStore()),
+    ...agentsTools({ registry, tokens, secrets: userSecrets, writeConfirmation }),
+    ...filesTools(),
+    ...notifyTools(notifications),
+    ...httpTools(options.httpAllowedHosts ?? []),
+  };
+  const violations: SpecViolationError[] = [];
   const heartbeats = new HeartbeatScheduler({
     gateway,
     registry,
@@ -126,7 +169,12 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
     },
     // The MCP Gateway answers a request it cannot take as a JSON-RPC error with a null id.
     "mcp-gateway": {
-      handlers: mcpGatewayHandlers(tokens, { memory, knowledge: new KnowledgeStore() }),
+      handlers: mcpGatewayHandlers({
+        tokens,
+        tools,
+        toolFor: connectorTool(connectors),
+        writeConfirmation: new WriteConfirmationGate(writeConfirmation),
+      }),
       invalidRequestBody: (error) => ({ jsonrpc: "2.0", id: null, error: { code: -32600, message: error.message } }),
     },
     memory: { handlers: memoryServiceHandlers(tokens, memory) },
@@ -186,6 +234,9 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
     runs,
     heartbeats,
     violations,
+    notifications,
+    connectors,
+    userSecrets,
     registerAgent: (agent) => registry.register(agent),
     close,
     [Symbol.asyncDispose]: close,

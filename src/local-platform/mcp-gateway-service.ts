@@ -1,29 +1,29 @@
 /**
- * The MCP Gateway (openapi/mcp-gateway.yaml) of the local platform, as far
- * as it is emulated: `tools/call` for the memory tools (`novaos.memory.write`,
- * `query`, `update`) over the local `MemoryStore`, and the knowledge tools
- * (`novaos.knowledge.ingest`, `get_job_status`, `query`) over the local
- * `KnowledgeStore`. Every call must carry a
- * run token this platform minted (401 `unauthenticated` otherwise, an
- * expired one included), and an `X-Tenant-ID` other than the token's tenant
- * is 403 `tenant_mismatch`, as the cluster's gateway answers. A tool that
- * ran and failed (a stale version, an unknown memory or job) is a `CallToolResult`
- * with `isError`; a catalogued tool that is not emulated is JSON-RPC -32043
- * `SERVICE_DISABLED`.
+ * The MCP Gateway (openapi/mcp-gateway.yaml) of the local platform:
+ * `tools/call`, dispatched to one file per tool family under `tools/`
+ * (memory, knowledge, agents, files, notify, http, connectors). Every call
+ * must carry a run token this platform minted (401 `unauthenticated`
+ * otherwise, an expired one included), and an `X-Tenant-ID` other than the
+ * token's tenant is 403 `tenant_mismatch`, as the cluster's gateway answers.
+ * A write-class call then passes the write-confirmation gate (-32042).
+ *
+ * A tool that ran and failed is a `CallToolResult` with `isError`
+ * (`ToolFailure`); a call the gateway did not run is a JSON-RPC error
+ * (`ToolRefusal`); a catalogued tool that is not emulated (browser, code,
+ * the knowledge graph) is -32043 `SERVICE_DISABLED`, naming its service.
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
+import { GatewayRpcCode } from "../tools/gateway-rpc-error.js";
 import type { ExecutionTokenIssuer } from "./execution-tokens.js";
-import { type KnowledgeStore, UnknownJobError } from "./knowledge-store.js";
-import { type MemoryOwner, MemoryRefusal, type MemoryStore, type MemoryUpdate } from "./memory-store.js";
 import type { JsonReply, OperationHandler } from "./spec-router.js";
+import { type ToolCall, ToolFailure, type ToolHandler, ToolRefusal } from "./tools/tool-call.js";
+import type { WriteConfirmationGate } from "./tools/write-confirmation.js";
 
 type ToolsCall = {
   id: string | number;
-  params: { name: string; arguments?: Record<string, unknown> };
+  params: { name: string; arguments?: Record<string, unknown>; _meta?: { "novaos/call_id"?: string } };
 };
-
-type Tool = (owner: MemoryOwner, args: Record<string, unknown>) => unknown;
 
 function header(headers: IncomingHttpHeaders, name: string): string | undefined {
   const value = headers[name];
@@ -38,24 +38,30 @@ function refusal(status: number, error: string, message: string): JsonReply {
   };
 }
 
-export interface McpGatewayStores {
-  readonly memory: MemoryStore;
-  readonly knowledge: KnowledgeStore;
+export interface McpGatewayOptions {
+  readonly tokens: ExecutionTokenIssuer;
+  /** The emulated tools by full name. */
+  readonly tools: Readonly<Record<string, ToolHandler>>;
+  /** The handler of a name outside `tools` (the connector tools), if any. */
+  readonly toolFor?: (name: string) => ToolHandler | undefined;
+  readonly writeConfirmation: WriteConfirmationGate;
 }
 
-export function mcpGatewayHandlers(
-  tokens: ExecutionTokenIssuer,
-  { memory, knowledge }: McpGatewayStores,
-): Record<string, OperationHandler> {
-  // The router has checked every call's arguments against the tool's schema in the catalog.
-  const tools: Record<string, Tool> = {
-    "novaos.memory.write": (owner, args) => memory.write(owner, args as never),
-    "novaos.memory.query": (owner, args) => memory.query(owner, args as never),
-    "novaos.memory.update": (owner, args) => memory.update(owner, args as unknown as MemoryUpdate),
-    "novaos.knowledge.ingest": (owner, args) => knowledge.ingest(owner.tenantId, args as never),
-    "novaos.knowledge.get_job_status": (owner, args) => knowledge.jobStatus(owner.tenantId, args as never),
-    "novaos.knowledge.query": (owner, args) => knowledge.query(owner.tenantId, args as never),
-  };
+/** The tool `name` belongs to the service of its first two segments (`novaos.browser`). */
+function serviceDisabled(name: string): ToolRefusal {
+  const service = name.split(".").slice(0, 2).join(".");
+  return new ToolRefusal(GatewayRpcCode.SERVICE_DISABLED, `${service} is not emulated by the local platform`, {
+    reason: "SERVICE_DISABLED",
+    service,
+  });
+}
+
+export function mcpGatewayHandlers({
+  tokens,
+  tools,
+  toolFor,
+  writeConfirmation,
+}: McpGatewayOptions): Record<string, OperationHandler> {
   return {
     toolsCall: async ({ body, headers }) => {
       const token = /^bearer\s+(.+)$/i.exec(header(headers, "authorization") ?? "")?.[1];
@@ -65,6 +71,7 @@ export function mcpGatewayHandlers(
       if (tenant !== undefined && tenant !== claims.tenant_id) {
         return refusal(403, "tenant_mismatch", `X-Tenant-ID ${tenant} is not the token's tenant`);
       }
+      // The router has checked the request, and every call's arguments, against the spec.
       const { id, params } = body as ToolsCall;
       const session = header(headers, "mcp-session-id") ?? randomUUID();
       const reply = (payload: object): JsonReply => ({
@@ -72,32 +79,28 @@ export function mcpGatewayHandlers(
         headers: { "Mcp-Session-Id": session },
         body: { jsonrpc: "2.0", id, ...payload },
       });
-      const tool = tools[params.name];
-      if (!tool) {
-        const service = params.name.split(".").slice(0, 2).join(".");
-        return reply({
-          error: {
-            code: -32043,
-            message: `${service} is not emulated by the local platform`,
-            data: { reason: "SERVICE_DISABLED", service },
-          },
-        });
-      }
-      const owner = {
-        tenantId: claims.tenant_id,
-        agentId: claims.agent_id ?? claims.instance_id,
-        runId: claims.run_id,
+      const call: ToolCall = {
+        name: params.name,
+        args: params.arguments ?? {},
+        callId: params._meta?.["novaos/call_id"] ?? String(id),
+        claims,
       };
       try {
-        const result = tool(owner, params.arguments ?? {});
+        const tool = tools[call.name] ?? toolFor?.(call.name);
+        if (!tool) throw serviceDisabled(call.name);
+        writeConfirmation.admit(call);
+        const result = await tool(call);
         return reply({
           result: { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result },
         });
       } catch (error) {
-        const status = error instanceof MemoryRefusal ? error.status : error instanceof UnknownJobError ? 404 : 0;
-        if (status === 0) throw error;
-        const why = `HTTP ${status}: ${(error as Error).message}`;
-        return reply({ result: { content: [{ type: "text", text: why }], isError: true } });
+        if (error instanceof ToolRefusal) {
+          return reply({ error: { code: error.code, message: error.message, data: error.data } });
+        }
+        if (error instanceof ToolFailure) {
+          return reply({ result: { content: [{ type: "text", text: error.message }], isError: true } });
+        }
+        throw error;
       }
     },
   };

@@ -1,8 +1,8 @@
 /**
  * How the local gateway runs an agent: over A2A with the SDK's own
- * `Client`, streaming, with the headers the cluster's auth-proxy sidecar
- * hands a pod (`X-NovaOS-*`, the run's execution token), and each frame
- * turned into gateway events:
+ * `Client`, streaming, called as the cluster calls a pod (pod-call.ts: the
+ * sidecar's `X-NovaOS-*` headers, the run's execution token, the user's
+ * sealed secrets), and each frame turned into gateway events:
  *
  * - a status update with a message → `status` {status, message} (progress);
  * - an artifact update → `message.delta` {content} (its text);
@@ -19,9 +19,9 @@ import { ValueSchema } from "@bufbuild/protobuf/wkt";
 import { type Message, type Part, type Task, TaskState } from "../../gen/a2a_pb.js";
 import { isJsonObject } from "../a2a/json-object.js";
 import { artifactText, messageText, taskText } from "../a2a/text.js";
-import { Client } from "../client/index.js";
-import { NOVAOS_CONTEXT_HEADERS } from "../runtime/execution-context.js";
+import type { Client } from "../client/index.js";
 import type { RegisteredAgent } from "./agent-registry.js";
+import { connectToPod } from "./pod-call.js";
 import type { Run, RunStatus } from "./run.js";
 
 export interface RunInput {
@@ -31,6 +31,10 @@ export interface RunInput {
   readonly token: string;
   /** Service-account headers delivered to the pod. */
   readonly customHeaders?: Readonly<Record<string, string>>;
+  /** The user's secrets, sealed to the pod (see pod-call.ts). */
+  readonly secrets?: ReadonlyMap<string, string>;
+  /** Whether write-class tool calls need the user's confirmation (see pod-call.ts). */
+  readonly writeConfirmation?: boolean;
 }
 
 const RUN_STATUS: Partial<Record<TaskState, RunStatus>> = {
@@ -52,26 +56,16 @@ function dataOf(parts: readonly Part[] | undefined): JsonObject | undefined {
 
 /** Runs one turn of `run` on `agent` (a first turn, or the answer to a pause); never throws. */
 export async function executeTurn(run: Run, agent: RegisteredAgent, input: RunInput): Promise<void> {
-  const client = new Client({
-    baseUrl: agent.url,
-    agentCard: agent.card,
-    allowedHosts: [],
-    headers: {
-      ...input.customHeaders,
-      Authorization: `Bearer ${input.token}`,
-      [NOVAOS_CONTEXT_HEADERS.userId]: input.userId,
-      [NOVAOS_CONTEXT_HEADERS.tenantId]: run.tenantId,
-      [NOVAOS_CONTEXT_HEADERS.runId]: run.id,
-      [NOVAOS_CONTEXT_HEADERS.agentId]: agent.agentId,
-      [NOVAOS_CONTEXT_HEADERS.instanceId]: agent.instanceId,
-      [NOVAOS_CONTEXT_HEADERS.executionToken]: input.token,
-    },
-  });
+  let client: Client | undefined;
   try {
+    const connection = connectToPod(agent, { ...input, tenantId: run.tenantId, runId: run.id });
+    client = connection.client;
+    const { metadata } = connection;
     const stream = client.sendStreamingMessage(input.text, {
       taskId: run.taskId,
       contextId: run.contextId,
       skillId: agent.skillId,
+      ...(metadata ? { metadata } : {}),
     });
     for await (const frame of stream) {
       const { payload } = frame;
@@ -109,7 +103,7 @@ export async function executeTurn(run: Run, agent: RegisteredAgent, input: RunIn
       true,
     );
   } finally {
-    await client.close();
+    await client?.close();
   }
 }
 

@@ -7,12 +7,15 @@
  */
 import type { AgentRecordJson } from "../discovery/agent-dns-record.js";
 import { AGENT_DNS_URL_ENV } from "../discovery/dns-url-from-env.js";
+import type { RecipientPublicJwk } from "../security/sealed-envelope.js";
 import { LOCAL_REGISTER_PATH } from "./agent-dns-service.js";
 
 export interface SelfRegisterOptions {
   /** The local Agent DNS; default `AGENT_DNS_URL`. */
   dnsUrl?: string;
   domains?: readonly string[];
+  /** The pod's X25519 public key (`RecipientKey.publicJwk()`), for the user's secrets to be sealed to. */
+  podKey?: RecipientPublicJwk;
   signal?: AbortSignal;
 }
 
@@ -26,7 +29,7 @@ export async function registerWithLocalPlatform(
   const response = await fetch(new URL(LOCAL_REGISTER_PATH, dnsUrl), {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ url: agentUrl, domains: options.domains ?? [] }),
+    body: JSON.stringify({ url: agentUrl, domains: options.domains ?? [], pod_key: options.podKey }),
     signal: options.signal,
   });
   const body = (await response.json()) as AgentRecordJson & { message?: string };

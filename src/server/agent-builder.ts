@@ -37,6 +37,7 @@ import { InMemoryPushNotificationConfigStore, type PushNotificationConfigStore }
 import type { SecretSource } from "./secret-source.js";
 import { servedInterfaces } from "./served-interfaces.js";
 import { type RegisteredSkill, registeredSkill, type SkillOptions } from "./skills.js";
+import type { TaskCoordinator } from "./task-coordinator.js";
 import { InMemoryTaskStore, type TaskStore } from "./task-store.js";
 
 /** What a skill produces when neither it nor the builder says otherwise. */
@@ -60,6 +61,13 @@ export interface AgentBuilderOptions<TTools = ToolBindings> {
   extensions?: Iterable<A2AExtension>;
   /** Default: an in-memory, LRU-capped store. */
   taskStore?: TaskStore;
+  /**
+   * What the replicas of one agent share about running tasks, so a task
+   * running on one is streamed, canceled and superseded through any other
+   * (`PgTaskFleet` of `@novaos/client-sdk/fleet`). Default: none, every task
+   * lives on the replica that runs it.
+   */
+  coordinator?: TaskCoordinator;
   /**
    * Who delivers push notifications: a `PushNotificationSender` (this
    * process POSTs each update to the task's webhooks), or `"platform"` (the
@@ -289,6 +297,7 @@ export class AgentBuilder<TTools = ToolBindings> {
         authenticator: this.authenticator,
         authorize: this.#options.authorize,
         maxHistoryBytes: this.#options.maxHistoryBytes,
+        coordinator: this.#options.coordinator,
         ...(this.#options.streamBacklogBytes === undefined
           ? {}
           : { streamBacklogBytes: this.#options.streamBacklogBytes }),

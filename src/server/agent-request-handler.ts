@@ -70,7 +70,7 @@ import type { Subscription } from "./event-queue.js";
 import { Execution, type OutputMasker } from "./execution.js";
 import { type BatchedFrames, batchedFrames } from "./frame-batches.js";
 import { listTasks } from "./list-tasks.js";
-import { LiveTasks, snapshotTask } from "./live-task.js";
+import { LiveTask, LiveTasks, snapshotTask } from "./live-task.js";
 import { anyMediaTypeMatches } from "./media-types.js";
 import { newTask, sendMessageResponse, streamResponse } from "./message-literals.js";
 import { platformToolsFactory } from "./platform-tools.js";
@@ -81,6 +81,8 @@ import { randomUuid } from "./random-uuid.js";
 import type { A2ARequestHandler } from "./request-handler.js";
 import type { SecretSource } from "./secret-source.js";
 import { type RegisteredSkill, routeSkill, SKILL_ID_METADATA_KEY } from "./skills.js";
+import { TaskVersionConflictError } from "./store-errors.js";
+import type { TaskCoordinator } from "./task-coordinator.js";
 import type { StoredTask, TaskStore } from "./task-store.js";
 import { textPart } from "./task-updater.js";
 import { checkHistoryLength, taskView } from "./task-view.js";
@@ -120,7 +122,12 @@ export interface AgentRequestHandlerOptions {
   readonly maxHistoryBytes?: number | undefined;
   /** Estimated bytes one stream may fall behind its task before it is ended. Default `STREAM_BACKLOG_BYTES`. */
   readonly streamBacklogBytes?: number;
+  /** What the replicas of a fleet share about running tasks (task-coordinator.ts); none in one process. */
+  readonly coordinator?: TaskCoordinator | undefined;
 }
+
+/** How often CancelTask reads a task again after another replica wrote it meanwhile, before it gives up. */
+const CANCEL_ATTEMPTS = 5;
 
 /** The default and maximum page size of ListTaskPushNotificationConfigs. */
 export const DEFAULT_PUSH_CONFIG_PAGE_SIZE = 100;
@@ -156,6 +163,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
       { maxHistoryBytes: options.maxHistoryBytes, maxBacklogBytes: options.streamBacklogBytes },
       // Every update of a live task goes to the sender, which delivers it to the task's webhooks, if any.
       sender && store ? (live, frame) => sender.enqueue(store, live.scope, live.task.id, frame) : undefined,
+      options.coordinator,
     );
     this.#tools = options.tools ?? platformToolsFactory();
   }
@@ -482,6 +490,17 @@ export class AgentRequestHandler implements A2ARequestHandler {
     const caller = context.identity ?? (await this.authenticate(context));
     this.#negotiate(context, request.metadata);
     const scope = scopeOf(request.tenant, caller);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#cancel(request, scope, caller);
+      } catch (error) {
+        // Another replica wrote the task since it was read (fleet mode): read it again and decide again.
+        if (!(error instanceof TaskVersionConflictError) || attempt === CANCEL_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  async #cancel(request: CancelTaskRequest, scope: string, caller: CallerIdentity): Promise<Task> {
     const running = this.liveTasks.get(request.id, scope);
     if (running && running.owner !== caller.principal && !(await this.#widened(caller, "CancelTask", running))) {
       throw taskNotFound(request.id);
@@ -510,8 +529,12 @@ export class AgentRequestHandler implements A2ARequestHandler {
     });
     const written = live.writeStatus(TaskState.CANCELED, note);
     live.execution?.preempt("cancel-task");
-    await written;
-    if (!live.execution) this.liveTasks.release(live);
+    try {
+      await written;
+    } finally {
+      // A copy opened for this cancel goes, stored or not: a conflict reads the task again.
+      if (!live.execution) this.liveTasks.release(live);
+    }
     return live.snapshot();
   }
 
@@ -538,6 +561,13 @@ export class AgentRequestHandler implements A2ARequestHandler {
         `Task ${request.id} is ${stateName(state)}; a terminal task has no updates to subscribe to`,
         { metadata: { taskId: request.id } },
       );
+    }
+    // Fleet mode: the task may run on any replica; its stored events are the stream (a task not stored yet
+    // is made here and followed here).
+    const coordinator = this.#options.coordinator;
+    if (coordinator && !(found instanceof LiveTask && found.pending)) {
+      yield* coordinator.subscribe(request.id, scope, context.signal);
+      return;
     }
     // Nothing awaits from here on: the live task, the subscription and the snapshot are one step.
     const live = this.liveTasks.open(found.task, scope, this.#options.taskStore, {

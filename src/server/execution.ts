@@ -104,7 +104,7 @@ export class Execution implements ToolEventChannel {
     this.#options = options;
     this.live = options.live;
     this.live.execution = this;
-    options.liveTasks.runStarted();
+    options.liveTasks.runStarted(this);
     this.updater = new TaskUpdater(this.live, () => this.#cancelled);
     this.requestEvents = options.stream ? this.live.events.subscribe() : undefined;
     this.settled = new Promise((resolve) => {
@@ -366,7 +366,7 @@ export class Execution implements ToolEventChannel {
     this.requestEvents?.end();
     this.#resolveSettled();
     const live = this.live;
-    const ended = () => this.#options.liveTasks.runEnded(live);
+    const ended = () => this.#options.liveTasks.runEnded(live, this);
     if (live.execution === this) {
       live.execution = undefined;
       live.persist().then(ended, ended);

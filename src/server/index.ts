@@ -74,7 +74,7 @@ export type { HttpBinding, HttpBodyReply, HttpReply, HttpRequestLike, HttpStream
 export { HttpJsonBinding, type HttpJsonBindingOptions } from "./http-json/http-json-binding.js";
 export { JsonRpcBinding, type JsonRpcBindingOptions } from "./jsonrpc-binding.js";
 export { DEFAULT_LIST_PAGE_SIZE, MAX_LIST_PAGE_SIZE } from "./list-tasks.js";
-export { DEFAULT_MAX_HISTORY_BYTES, HISTORY_TRIMMED_METADATA_KEY } from "./live-task.js";
+export { DEFAULT_MAX_HISTORY_BYTES, HISTORY_TRIMMED_METADATA_KEY, type LiveTask } from "./live-task.js";
 export { createPlatformTools, type PlatformToolsOptions, platformToolsFactory } from "./platform-tools.js";
 export {
   DEFAULT_PUSH_BASE_DELAY_MS,
@@ -116,6 +116,7 @@ export {
   StoreUnavailableError,
   TaskVersionConflictError,
 } from "./store-errors.js";
+export type { CoordinatedRun, TaskCoordinator } from "./task-coordinator.js";
 export { compareTasks, matchesQuery, sortsAfter, statusTime } from "./task-order.js";
 export {
   DEFAULT_MAX_TASK_BYTES,

@@ -25,8 +25,10 @@ import { isTerminal } from "../a2a/task-state.js";
 import { EventQueue } from "./event-queue.js";
 import type { Execution } from "./execution.js";
 import { artifactUpdate, statusUpdate, streamResponse, taskStatus } from "./message-literals.js";
+import { TaskVersionConflictError } from "./store-errors.js";
 import { frameWeight, STREAM_BACKLOG_BYTES, streamBacklogExceeded } from "./stream-backlog.js";
 import { artifactBytes, messageBytes, partBytes, taskBytes } from "./task-bytes.js";
+import type { CoordinatedRun, TaskCoordinator } from "./task-coordinator.js";
 import { type StoredTask, scopedKey, type TaskStore, type TaskWriter } from "./task-store.js";
 
 /** The default history budget of a task, in estimated bytes. See docs/decisions.md (S453). */
@@ -78,6 +80,7 @@ export class LiveTask implements StoredTask {
   readonly writer: TaskWriter;
   readonly #store: TaskStore;
   readonly #onUpdate: TaskUpdateListener | undefined;
+  readonly #coordinator: TaskCoordinator | undefined;
   /** Artifact positions by id, made once a task has more artifacts than a scan is worth. */
   #artifactIndex: Map<string, number> | undefined;
   #saving: Promise<void> = Promise.resolve();
@@ -97,13 +100,16 @@ export class LiveTask implements StoredTask {
     writer: TaskWriter,
     limits: LiveTaskLimits = {},
     onUpdate?: TaskUpdateListener,
+    coordinator?: TaskCoordinator,
   ) {
     this.task = task;
     this.scope = scope;
     this.key = scopedKey(task.id, scope);
     this.writer = writer;
     writer.bytes ??= taskBytes(task);
+    if (store.recordsEvents) writer.events ??= [];
     this.#store = store;
+    this.#coordinator = coordinator;
     this.#maxHistoryBytes = limits.maxHistoryBytes ?? DEFAULT_MAX_HISTORY_BYTES;
     this.#maxBacklogBytes = limits.maxBacklogBytes ?? STREAM_BACKLOG_BYTES;
     this.#onUpdate = onUpdate;
@@ -235,8 +241,9 @@ export class LiveTask implements StoredTask {
     this.task.status = status;
     if (message) this.#addHistory(message);
     this.execution?.noteState(state);
-    // No event is built for nobody: a blocking SendMessage has no stream watching.
-    if (this.watched || this.#onUpdate) {
+    // No event is built for nobody: a blocking SendMessage has no stream watching (here or, with a store
+    // that records events, on another replica).
+    if (this.watched || this.#onUpdate || this.writer.events) {
       this.#publish({ case: "statusUpdate", value: statusUpdate(this.task.id, this.task.contextId, status, metadata) });
     }
     return this.persist();
@@ -274,7 +281,7 @@ export class LiveTask implements StoredTask {
       }
       this.#grow(artifactBytes(own));
     }
-    if (this.watched || this.#onUpdate) {
+    if (this.watched || this.#onUpdate || this.writer.events) {
       this.#publish({
         case: "artifactUpdate",
         value: artifactUpdate(
@@ -332,8 +339,33 @@ export class LiveTask implements StoredTask {
       return this.#store.save(this.task, this.scope, this.writer);
     });
     this.#queuedSave = save;
-    this.#saving = save.catch(() => undefined);
+    this.#saving = save.catch((error: unknown) => {
+      // Another replica wrote the task (fleet mode): the coordinator reads it and decides.
+      if (error instanceof TaskVersionConflictError) this.#coordinator?.conflicted(this);
+    });
     return save;
+  }
+
+  /**
+   * Takes the task as another replica stored it (a cancel, a lease that
+   * expired): this copy becomes that version, and the streams watching here
+   * get its status. Nothing is stored or sent to push webhooks: the writer
+   * did both.
+   */
+  adopt(stored: StoredTask): void {
+    Object.assign(this.task, stored.task);
+    this.writer.version = stored.version;
+    this.writer.bytes = taskBytes(this.task);
+    // What this copy published and did not store is overtaken by the stored task.
+    if (this.writer.events) this.writer.events.length = 0;
+    this.#artifactIndex = undefined;
+    this.#historyBytes = undefined;
+    const status = this.task.status;
+    if (this.watched && status) {
+      this.events.publish(
+        streamResponse({ case: "statusUpdate", value: statusUpdate(this.task.id, this.task.contextId, status) }),
+      );
+    }
   }
 
   /** Ends every stream watching the task. */
@@ -351,6 +383,7 @@ export class LiveTask implements StoredTask {
     const frame = streamResponse(payload);
     if (this.watched) this.events.publish(frame);
     this.#onUpdate?.(this, frame);
+    this.writer.events?.push(frame);
   }
 }
 
@@ -377,15 +410,18 @@ export class LiveTasks {
   #running = 0;
   #idle: (() => void)[] = [];
   readonly #limits: LiveTaskLimits;
+  /** What the replicas of a fleet share about runs; none in one process. */
+  readonly coordinator: TaskCoordinator | undefined;
 
   /**
    * `limits`: each task's history budget and how far one of its streams may
    * fall behind; `onUpdate` sees every update of every live task (the
-   * push-notification sender).
+   * push-notification sender); `coordinator` is told of every run (fleet mode).
    */
-  constructor(limits: LiveTaskLimits = {}, onUpdate?: TaskUpdateListener) {
+  constructor(limits: LiveTaskLimits = {}, onUpdate?: TaskUpdateListener, coordinator?: TaskCoordinator) {
     this.#limits = limits;
     this.#onUpdate = onUpdate;
+    this.coordinator = coordinator;
   }
 
   get size(): number {
@@ -403,7 +439,7 @@ export class LiveTasks {
   open(task: Task, scope: string, store: TaskStore, writer: TaskWriter): LiveTask {
     const existing = this.get(task.id, scope);
     if (existing) return existing;
-    const live = new LiveTask(task, scope, store, writer, this.#limits, this.#onUpdate);
+    const live = new LiveTask(task, scope, store, writer, this.#limits, this.#onUpdate, this.coordinator);
     this.#tasks.set(live.key, live);
     return live;
   }
@@ -420,13 +456,15 @@ export class LiveTasks {
   }
 
   /** @internal A run started on a live task. */
-  runStarted(): void {
+  runStarted(run: CoordinatedRun): void {
     this.#running++;
+    this.coordinator?.runStarted(run);
   }
 
   /** @internal A run on `live` ended and its outcome is stored: the task is released unless held. */
-  runEnded(live: LiveTask): void {
+  runEnded(live: LiveTask, run: CoordinatedRun): void {
     this.#running--;
+    this.coordinator?.runEnded(run);
     this.release(live);
     if (this.#running === 0) {
       const waiters = this.#idle;

@@ -23,7 +23,7 @@
  * test/stores/task-store-suite.ts.
  */
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
-import { type Task, TaskState } from "../../gen/a2a_pb.js";
+import { type StreamResponse, type Task, TaskState } from "../../gen/a2a_pb.js";
 import { type LruEntry, LruMap } from "./lru-map.js";
 import { TaskVersionConflictError } from "./store-errors.js";
 import { taskBytes } from "./task-bytes.js";
@@ -56,6 +56,13 @@ export interface TaskWriter {
    * of walking the task on every save, and walks it once when it is absent.
    */
   bytes?: number | undefined;
+  /**
+   * The frames published since the writer's last save, kept only for a store
+   * that `recordsEvents`: it stores them with the task in the same write, so
+   * other replicas stream them in order. The store takes them on a save that
+   * succeeds and leaves them for the next one when it fails or conflicts.
+   */
+  events?: StreamResponse[] | undefined;
 }
 
 /** Where a page starts: just after the task at this place in the order. */
@@ -104,6 +111,12 @@ export interface TaskStore {
    * that the store no longer holds, so a running task never disappears.
    */
   readonly evicts?: boolean;
+  /**
+   * True when the store records each save's events with it (`TaskWriter.events`)
+   * for subscribers on other replicas (the fleet's PostgreSQL store): the
+   * harness then builds every frame, watched here or not.
+   */
+  readonly recordsEvents?: boolean;
   get(taskId: string, scope: string): Promise<StoredTask | undefined>;
   /**
    * Stores the task as version `writer.version + 1` when the stored version is

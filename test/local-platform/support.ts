@@ -5,7 +5,7 @@
 import { afterEach } from "vitest";
 import { TaskState } from "../../gen/a2a_pb.js";
 import { textPart } from "../../src/a2a/parts.js";
-import { type LocalPlatform, startLocalPlatform } from "../../src/local-platform/index.js";
+import { type LocalPlatform, type LocalPlatformOptions, startLocalPlatform } from "../../src/local-platform/index.js";
 import { type AgentServer, listen } from "../../src/node/index.js";
 import { AgentBuilder, createLogger } from "../../src/server/index.js";
 
@@ -15,8 +15,8 @@ afterEach(async () => {
 });
 
 /** A platform whose violations are collected, not printed. */
-export async function platform(): Promise<LocalPlatform> {
-  const started = await startLocalPlatform({ onViolation: () => {} });
+export async function platform(options: LocalPlatformOptions = {}): Promise<LocalPlatform> {
+  const started = await startLocalPlatform({ onViolation: () => {}, ...options });
   closers.push(() => started.close());
   return started;
 }
