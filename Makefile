@@ -6,7 +6,7 @@ export REDOCLY_TELEMETRY := off
 export REDOCLY_SUPPRESS_UPDATE_NOTICE := true
 BIN := node_modules/.bin
 
-.PHONY: generate check-generated test typecheck lint lint-openapi vitest conformance build bench bench-long soak demo clean
+.PHONY: generate check-generated test typecheck lint lint-openapi vitest conformance build bench bench-long soak demo demo-platform demo-a2a clean
 
 # Reinstalls only when the lock changes; the lock file serialises concurrent makes.
 node_modules/.installed: package-lock.json
@@ -52,8 +52,18 @@ build: node_modules/.installed
 	$(BIN)/publint --strict
 	$(BIN)/attw --pack . --profile esm-only
 
-## make demo: start the example agent on localhost, drive it through every A2A method, print what happened.
+## make demo: the NovaOS flow on the local platform (agents registered in DNS, discovered, run through the gateway
+## with memory, knowledge, the LLM and a HITL pause), then the A2A walk-through; each prints what happened.
 demo: node_modules/.installed
+	$(BIN)/tsx examples/platform-demo.ts
+	$(BIN)/tsx examples/demo.ts
+
+## make demo-platform: only the NovaOS flow (examples/platform-demo.ts).
+demo-platform: node_modules/.installed
+	$(BIN)/tsx examples/platform-demo.ts
+
+## make demo-a2a: only the A2A walk-through: the example agent driven through every A2A method (examples/demo.ts).
+demo-a2a: node_modules/.installed
 	$(BIN)/tsx examples/demo.ts
 
 ## make bench: ours, @a2a-js/sdk and a raw ceiling in interleaved rounds; one table of medians, ranges, ratios and

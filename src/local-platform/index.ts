@@ -23,6 +23,14 @@ export {
 export { LOCAL_USER_ID } from "./gateway-service.js";
 export { type HeartbeatFiring, HeartbeatScheduler, MAX_KEPT_FIRINGS, wallClock } from "./heartbeat-scheduler.js";
 export {
+  type LlmGatewayOptions,
+  LOCAL_CHAT_MODEL,
+  LOCAL_EMBEDDING_MODEL,
+  LOCAL_MODEL_FINGERPRINT,
+} from "./llm-gateway-service.js";
+export { LOCAL_CONTEXT_WINDOW_TOKENS, NOTHING_FOUND } from "./local-chat-model.js";
+export { LOCAL_EMBEDDING_DIMENSIONS } from "./local-embedding-model.js";
+export {
   LOCAL_SERVICES,
   LOCAL_TENANT,
   type LocalPlatform,

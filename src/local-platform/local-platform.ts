@@ -26,6 +26,7 @@ import { GatewayService } from "./gateway-service.js";
 import { type HeartbeatFiring, HeartbeatScheduler } from "./heartbeat-scheduler.js";
 import { heartbeatHandlers } from "./heartbeat-service.js";
 import { KnowledgeStore } from "./knowledge-store.js";
+import { type LlmGatewayOptions, llmGatewayHandlers } from "./llm-gateway-service.js";
 import { mcpGatewayHandlers } from "./mcp-gateway-service.js";
 import { memoryServiceHandlers } from "./memory-service.js";
 import { MemoryStore } from "./memory-store.js";
@@ -76,6 +77,8 @@ export interface LocalPlatformOptions {
   defaultTenant?: string;
   /** The `iss` of the execution tokens. Default `novaos-local-platform`. */
   issuer?: string;
+  /** The model ids the local LLM gateway answers under (default `novaos-local-chat`, `novaos-local-embed`). */
+  llm?: Pick<LlmGatewayOptions, "chatModels" | "embeddingModels">;
   /** Told of every request or reply that breaks its spec. Default: written to stderr. */
   onViolation?: (error: SpecViolationError) => void;
   /** What heartbeats schedule and fire by, its `now()` read as epoch milliseconds. Default: wall time. */
@@ -179,7 +182,11 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
     heartbeat: { handlers: heartbeatHandlers(heartbeats, gateway) },
     // The LLM gateway's errors are OpenAI's.
     "llm-gateway": {
-      handlers: {},
+      handlers: llmGatewayHandlers({
+        tokens,
+        chatModels: options.llm?.chatModels,
+        embeddingModels: options.llm?.embeddingModels,
+      }),
       invalidRequestBody: (error) => ({
         error: { message: error.message, type: "invalid_request_error", param: null, code: null },
       }),

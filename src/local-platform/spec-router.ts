@@ -53,9 +53,12 @@ export interface JsonReply {
 }
 
 export interface SseFrame {
+  /** The event's JSON, checked against the response's `contentSchema`. */
   readonly data: unknown;
   readonly id?: string;
   readonly event?: string;
+  /** Sent as the data instead, as it is and unchecked: a literal the spec names (OpenAI's closing `[DONE]`). */
+  readonly literal?: string;
 }
 
 /** A 200 `text/event-stream` reply: the frames, written as they come until the iterable ends. */
@@ -397,6 +400,10 @@ export class SpecRouter {
     response.flushHeaders();
     for await (const frame of reply.events) {
       if (signal.aborted) break;
+      if (frame.literal !== undefined) {
+        response.write(encodeSseEvent(frame.literal, { id: frame.id, event: frame.event }));
+        continue;
+      }
       if (hasSchema && (frame.event ?? "message") === "message") {
         const problems = this.validator.check(segments, frame.data);
         if (problems.length > 0) {
