@@ -48,7 +48,7 @@ export class KnowledgeGraph {
     for (const document of documents) {
       for (const sentence of document.content.match(SENTENCES) ?? []) {
         const names = [...new Set(sentence.match(ENTITIES) ?? [])];
-        for (const name of names) this.#mentionsOf(name).push({ documentId: document.id, sentence: sentence.trim() });
+        for (const name of names) this.#mention(name, { documentId: document.id, sentence: sentence.trim() });
         for (const [i, a] of names.entries()) {
           for (const b of names.slice(i + 1)) {
             this.#relate(a, b);
@@ -66,13 +66,10 @@ export class KnowledgeGraph {
     return this.#mentions.size;
   }
 
-  #mentionsOf(name: string): Mention[] {
-    let list = this.#mentions.get(name);
-    if (!list) {
-      list = [];
-      this.#mentions.set(name, list);
-    }
-    return list;
+  #mention(name: string, mention: Mention): void {
+    const mentions = this.#mentions.get(name) ?? [];
+    mentions.push(mention);
+    this.#mentions.set(name, mentions);
   }
 
   #relate(from: string, to: string): void {

@@ -1,10 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { NovaOSServerError } from "../../src/errors/novaos-errors.js";
-import { BearerTokenAuth } from "../../src/http/auth.js";
-import { LOCAL_TENANT, LOCAL_USER_ID } from "../../src/local-platform/index.js";
-import { MemoryClient } from "../../src/platform/index.js";
+import { LOCAL_TENANT } from "../../src/local-platform/index.js";
 import { platform, serve } from "./support.js";
-import { outputOf, runThroughGateway, toolAgent } from "./tools-support.js";
+import { memoryClient, outputOf, runThroughGateway, toolAgent } from "./tools-support.js";
 
 describe("the local memory write gate holds confidential agent writes as proposals", () => {
   it("a confidential agent write through ctx.tools is a pending prop_ proposal; approved it is written, rejected it is not, proposal_status tells", async () => {
@@ -43,19 +41,7 @@ describe("the local memory write gate holds confidential agent writes as proposa
       { proposalId: review, tenantId: LOCAL_TENANT, agentId, content: "the salary review is in May" },
     ]);
 
-    const clientOf = async (agent_id: string) =>
-      new MemoryClient({
-        baseUrl: local.urls.memory,
-        auth: new BearerTokenAuth(
-          await local.tokens.mint({
-            user_id: LOCAL_USER_ID,
-            tenant_id: LOCAL_TENANT,
-            run_id: "run-outside",
-            instance_id: instanceId,
-            agent_id,
-          }),
-        ),
-      });
+    const clientOf = (agent_id: string) => memoryClient(local, { instance_id: instanceId, agent_id });
     const memory = await clientOf(agentId);
     expect(await memory.pollProposal(band)).toEqual({
       proposalId: band,
