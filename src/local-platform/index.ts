@@ -38,7 +38,12 @@ export {
   type LocalService,
   startLocalPlatform,
 } from "./local-platform.js";
-export { MEMORY_RETENTION_MS } from "./memory-store.js";
+export {
+  DEFAULT_REJECTION_REASON,
+  MEMORY_RETENTION_MS,
+  type MemoryProposal,
+  type MemoryProposalReview,
+} from "./memory-store.js";
 export { RUN_EVENTS_PAGE_SIZE } from "./observability-service.js";
 export { platformEnv, platformEnvFile, TOKEN_ISSUER_ENV } from "./platform-env.js";
 export type { Run, RunEvent, RunStatus } from "./run.js";

@@ -11,7 +11,7 @@ import { textScore } from "./text-score.js";
 
 type Schemas = components["schemas"];
 
-interface Document {
+export interface Document {
   readonly id: string;
   readonly content: string;
   readonly metadata: Record<string, unknown>;
@@ -41,6 +41,11 @@ export class KnowledgeStore {
     const job = this.#jobs.get(args.job_id);
     if (!job || job.tenant !== tenant) throw new UnknownJobError(`No ingestion job ${args.job_id}`);
     return { job_id: args.job_id, status: "completed", document_id: job.documentId };
+  }
+
+  /** The tenant's documents filed in `collection`, in ingestion order. */
+  documentsIn(tenant: string, collection: string): readonly Document[] {
+    return (this.#documents.get(tenant) ?? []).filter((doc) => doc.metadata.collection === collection);
   }
 
   query(tenant: string, args: Schemas["KnowledgeQueryArguments"]): Schemas["KnowledgeQueryResult"] {

@@ -29,7 +29,7 @@ import { KnowledgeStore } from "./knowledge-store.js";
 import { type LlmGatewayOptions, llmGatewayHandlers } from "./llm-gateway-service.js";
 import { mcpGatewayHandlers } from "./mcp-gateway-service.js";
 import { memoryServiceHandlers } from "./memory-service.js";
-import { MemoryStore } from "./memory-store.js";
+import { type MemoryProposalReview, MemoryStore } from "./memory-store.js";
 import { ObservabilityService } from "./observability-service.js";
 import type { Run } from "./run.js";
 import { SpecRouter, type SpecRouterOptions } from "./spec-router.js";
@@ -112,6 +112,8 @@ export interface LocalPlatform extends AsyncDisposable {
   readonly notifications: readonly Notification[];
   /** The connectors `novaos.connector.*` calls: `echo`, and those registered here. */
   readonly connectors: ConnectorRegistry;
+  /** The memory write gate's held proposals (`confidential` agent writes), to approve or reject. */
+  readonly memoryProposals: MemoryProposalReview;
   /** The local user's secrets by name (set or delete them between runs). */
   readonly userSecrets: Map<string, string>;
   /** Registers the agent at `url` in DNS and installs one instance of it for the gateway. */
@@ -236,6 +238,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions = {}): Pr
     violations,
     notifications,
     connectors,
+    memoryProposals: memory.proposals,
     userSecrets,
     registerAgent: (agent) => registry.register(agent),
     close,

@@ -9,8 +9,8 @@
  *
  * A tool that ran and failed is a `CallToolResult` with `isError`
  * (`ToolFailure`); a call the gateway did not run is a JSON-RPC error
- * (`ToolRefusal`); a catalogued tool that is not emulated (browser, code,
- * the knowledge graph) is -32043 `SERVICE_DISABLED`, naming its service.
+ * (`ToolRefusal`); a catalogued tool that is not emulated (browser, code)
+ * is -32043 `SERVICE_DISABLED`, naming its service.
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";

@@ -8,9 +8,12 @@
  * A memory has a version that every update raises; an update naming another
  * version is refused as stale, as the Memory Service answers 409. A query
  * ranks by the share of the query's words found in a memory's text (a
- * simple, real text search). Writes are never gated locally (no PII screen):
- * each is durable at once, so no proposal exists. A hint is consolidated at
- * once into a `user` memory of the run's user.
+ * simple, real text search). The write gate has no PII screen locally: an
+ * `agent` write classified `confidential` is held as a `prop_` proposal
+ * (`durable: false`) until whoever runs the platform approves it (the memory
+ * is written then) or rejects it (`proposals`); every other write is durable
+ * at once. A hint is consolidated at once into a `user` memory of the run's
+ * user.
  */
 import { randomUUID } from "node:crypto";
 import type { components } from "../../gen/openapi/memory.js";
@@ -72,6 +75,33 @@ interface Hint {
   readonly at: number;
 }
 
+interface Proposal {
+  readonly owner: MemoryOwner;
+  readonly payload: Schemas["MemoryWritePayload"];
+  status: Schemas["MemoryProposalStatus"];
+}
+
+/** A held write, as the platform's reviewer sees it. */
+export interface MemoryProposal {
+  readonly proposalId: string;
+  readonly tenantId: string;
+  readonly agentId: string;
+  readonly content: string;
+}
+
+/** The reviewer's side of the write gate: the pending proposals, and a decision on each. */
+export interface MemoryProposalReview {
+  /** The proposals awaiting a decision, oldest first. */
+  pending(): MemoryProposal[];
+  /** Writes the proposed memory (its id becomes the proposal's `memory_id`); a RangeError unless pending. */
+  approve(proposalId: string): MemoryItem;
+  /** Refuses it with `reason` (default `rejected_by_reviewer`); a RangeError unless pending. */
+  reject(proposalId: string, reason?: string): void;
+}
+
+/** Why a proposal was rejected when the reviewer gives no reason. */
+export const DEFAULT_REJECTION_REASON = "rejected_by_reviewer";
+
 interface Remembered {
   readonly result: unknown;
   readonly at: number;
@@ -106,6 +136,35 @@ export class MemoryStore {
   readonly #hints = new Map<string, Hint>();
   /** Results of writes and forgets by idempotency key (per tenant and agent). */
   readonly #idempotent = new Map<string, Remembered>();
+  readonly #proposals = new Map<string, Proposal>();
+
+  /** The pending proposal `id`, or a RangeError. */
+  #pending(id: string): Proposal {
+    const proposal = this.#proposals.get(id);
+    if (proposal?.status.status !== "pending") throw new RangeError(`No pending memory proposal ${id}`);
+    return proposal;
+  }
+
+  readonly proposals: MemoryProposalReview = {
+    pending: () =>
+      [...this.#proposals]
+        .filter(([, proposal]) => proposal.status.status === "pending")
+        .map(([proposalId, { owner, payload }]) => ({
+          proposalId,
+          tenantId: owner.tenantId,
+          agentId: owner.agentId,
+          content: payload.content,
+        })),
+    approve: (proposalId) => {
+      const proposal = this.#pending(proposalId);
+      const item = this.#add(proposal.owner, "agent", proposal.payload, proposal.owner.agentId);
+      proposal.status = { proposal_id: proposalId, status: "committed", reason: null, memory_id: item.memory_id };
+      return item;
+    },
+    reject: (proposalId, reason = DEFAULT_REJECTION_REASON) => {
+      this.#pending(proposalId).status = { proposal_id: proposalId, status: "rejected", reason, memory_id: null };
+    },
+  };
 
   #list(key: string): Stored[] {
     let list = this.#lists.get(key);
@@ -181,6 +240,7 @@ export class MemoryStore {
       throw new MemoryRefusal(422, `An agent cannot write ${payload.scope} memory`);
     }
     return this.#once(owner, "write", payload.idempotency_key, () => {
+      if (payload.scope === "agent" && payload.classification === "confidential") return this.#propose(owner, payload);
       const item = this.#add(owner, payload.scope, payload, owner.agentId);
       return {
         memory_id: item.memory_id,
@@ -190,6 +250,20 @@ export class MemoryStore {
         durable: true,
       };
     });
+  }
+
+  /** Holds a write for the reviewer: its result carries the proposal id and `durable: false`. */
+  #propose(owner: MemoryOwner, payload: Schemas["MemoryWritePayload"]): Schemas["MemoryWriteResult"] {
+    const proposalId = `prop_${randomUUID()}`;
+    const status = { proposal_id: proposalId, status: "pending", reason: null, memory_id: null } as const;
+    this.#proposals.set(proposalId, { owner, payload, status });
+    return {
+      memory_id: proposalId,
+      scope: "agent",
+      write_event_id: randomUUID(),
+      created_at: new Date().toISOString(),
+      durable: false,
+    };
   }
 
   /** Memories of one scope: ranked by the query for durable scopes (only those that share a word), all for run/task. */
@@ -274,9 +348,12 @@ export class MemoryStore {
     return hint.status;
   }
 
-  /** Writes are never gated locally, so no proposal exists: always 404. */
-  proposalStatus(_owner: MemoryOwner, payload: Schemas["MemoryProposalStatusPayload"]): never {
-    throw new MemoryRefusal(404, `No proposal ${payload.proposal_id}: local writes are durable at once`);
+  /** The gate's decision on a proposal of this agent's; 404 for any other id. */
+  proposalStatus(owner: MemoryOwner, payload: Schemas["MemoryProposalStatusPayload"]): Schemas["MemoryProposalStatus"] {
+    const proposal = this.#proposals.get(payload.proposal_id);
+    const own = proposal && proposal.owner.tenantId === owner.tenantId && proposal.owner.agentId === owner.agentId;
+    if (!own) throw new MemoryRefusal(404, `No proposal ${payload.proposal_id}`);
+    return proposal.status;
   }
 
   /** The context bundle: user and agent memories ranked by the query, and the run's own memories. */

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { NovaOSAuthenticationError, NovaOSServerError } from "../../src/errors/novaos-errors.js";
-import { BearerTokenAuth } from "../../src/http/auth.js";
-import { LOCAL_TENANT, LOCAL_USER_ID, type LocalPlatform } from "../../src/local-platform/index.js";
+import type { LocalPlatform } from "../../src/local-platform/index.js";
 import { GatewayClient, MemoryClient, type StreamEvent } from "../../src/platform/index.js";
 import { AgentBuilder, createLogger, createPlatformTools } from "../../src/server/index.js";
 import { ToolError } from "../../src/tools/index.js";
 import { platform, serve } from "./support.js";
+import { memoryClient } from "./tools-support.js";
 
 type Command =
   | { op: "write"; content: string }
@@ -52,20 +52,8 @@ async function memoSetup() {
   const { instanceId, agentId } = await local.registerAgent({ url: agent.url });
   const gateway = new GatewayClient({ baseUrl: local.urls.gateway });
   /** A Memory client with a run token of `agent` (or of another agent or tenant). */
-  const client = async (grant: { agent_id?: string; tenant_id?: string } = {}) =>
-    new MemoryClient({
-      baseUrl: local.urls.memory,
-      auth: new BearerTokenAuth(
-        await local.tokens.mint({
-          user_id: LOCAL_USER_ID,
-          tenant_id: LOCAL_TENANT,
-          run_id: "run-outside",
-          instance_id: instanceId,
-          agent_id: agentId,
-          ...grant,
-        }),
-      ),
-    });
+  const client = (grant: { agent_id?: string; tenant_id?: string } = {}) =>
+    memoryClient(local, { instance_id: instanceId, agent_id: agentId, ...grant });
   return { local, instanceId, gateway, client };
 }
 

@@ -3,8 +3,9 @@
  * `ctx.tools` call the platform, runs started through the gateway with
  * `GatewayClient`, pauses answered through it, and the run's result.
  */
-import type { LocalPlatform } from "../../src/local-platform/index.js";
-import { GatewayClient, type StreamEvent } from "../../src/platform/index.js";
+import { BearerTokenAuth } from "../../src/http/auth.js";
+import { LOCAL_TENANT, LOCAL_USER_ID, type LocalPlatform } from "../../src/local-platform/index.js";
+import { GatewayClient, MemoryClient, type StreamEvent } from "../../src/platform/index.js";
 import { JwksTokenVerifier } from "../../src/security/index.js";
 import { AgentBuilder, type AgentBuilderOptions, createLogger, createPlatformTools } from "../../src/server/index.js";
 
@@ -56,4 +57,22 @@ export function outputOf(events: readonly StreamEvent[]): unknown {
   const last = events.at(-1);
   if (last?.type !== "done") throw new Error(`The run ended ${JSON.stringify(last)}`);
   return JSON.parse((last.payload as { output: string }).output);
+}
+
+/**
+ * A Memory client with a run token of `local`'s, for `instance_id` and
+ * `agent_id` (the local tenant and user unless `grant` says otherwise), as a
+ * run of that agent would hold.
+ */
+export async function memoryClient(
+  local: LocalPlatform,
+  grant: { instance_id: string; agent_id: string; tenant_id?: string },
+): Promise<MemoryClient> {
+  const token = await local.tokens.mint({
+    user_id: LOCAL_USER_ID,
+    tenant_id: LOCAL_TENANT,
+    run_id: "run-outside",
+    ...grant,
+  });
+  return new MemoryClient({ baseUrl: local.urls.memory, auth: new BearerTokenAuth(token) });
 }
