@@ -20,6 +20,7 @@ import type { components } from "../../gen/openapi/gateway.js";
 import { GATEWAY_JWKS_PATH } from "../security/token-verifier.js";
 import type { AgentRegistry } from "./agent-registry.js";
 import type { ExecutionTokenIssuer } from "./execution-tokens.js";
+import { headerValue } from "./request-headers.js";
 import { Run } from "./run.js";
 import { executeTurn } from "./run-executor.js";
 import { type ExtraRoute, type OperationHandler, PlatformReplyError } from "./spec-router.js";
@@ -44,12 +45,6 @@ export interface GatewayServiceOptions {
   readonly writeConfirmation?: boolean;
 }
 
-function header(headers: IncomingHttpHeaders, name: string): string | undefined {
-  const value = headers[name];
-  const text = Array.isArray(value) ? value[0] : value;
-  return text?.trim() || undefined;
-}
-
 export class GatewayService {
   readonly #options: GatewayServiceOptions;
   /** Turns in flight, so `close()` can wait for them. */
@@ -60,7 +55,7 @@ export class GatewayService {
   }
 
   tenantOf(headers: IncomingHttpHeaders): string {
-    return header(headers, "x-tenant-id") ?? this.#options.defaultTenant;
+    return headerValue(headers, "x-tenant-id") ?? this.#options.defaultTenant;
   }
 
   /** The run `id` of `tenant`, or a 404. */
@@ -116,7 +111,7 @@ export class GatewayService {
       },
       runEvents: ({ params, headers, signal }) => {
         const run = this.runOf(params.runId as string, this.tenantOf(headers));
-        const last = Number(header(headers, "last-event-id") ?? "0");
+        const last = Number(headerValue(headers, "last-event-id") ?? "0");
         // An id that is not one of this run's replays from the start: a duplicate beats a lost event.
         const after = Number.isInteger(last) && last >= 0 && last <= run.events.length ? last : 0;
         return { events: run.frames(after, signal) };

@@ -17,6 +17,7 @@ import type { ExecutionTokenIssuer } from "./execution-tokens.js";
 import { answerChat, type ChatAnswer, type ChatChoice, ModelRequestError } from "./local-chat-model.js";
 import { base64Floats, embed, embeddingTokens, LOCAL_EMBEDDING_DIMENSIONS } from "./local-embedding-model.js";
 import { tokenize } from "./model-text.js";
+import { bearerToken, headerValue } from "./request-headers.js";
 import type { JsonReply, OperationHandler, SseFrame } from "./spec-router.js";
 
 type ChatRequest = components["schemas"]["ChatCompletionRequest"];
@@ -63,9 +64,8 @@ export function llmGatewayHandlers(options: LlmGatewayOptions): Record<string, O
 
   /** Which models the caller may use, or the 401 for a token that is not this platform's. */
   async function access(headers: IncomingHttpHeaders): Promise<((id: string) => boolean) | JsonReply> {
-    const authorization = headers.authorization?.trim();
-    if (!authorization) return () => true;
-    const token = /^bearer\s+(.+)$/i.exec(authorization)?.[1];
+    if (headerValue(headers, "authorization") === undefined) return () => true;
+    const token = bearerToken(headers);
     const claims = token ? await options.tokens.claimsOf(token) : undefined;
     if (!claims) {
       return openAIError(

@@ -13,9 +13,9 @@
  * is -32043 `SERVICE_DISABLED`, naming its service.
  */
 import { randomUUID } from "node:crypto";
-import type { IncomingHttpHeaders } from "node:http";
 import { GatewayRpcCode } from "../tools/gateway-rpc-error.js";
 import type { ExecutionTokenIssuer } from "./execution-tokens.js";
+import { bearerToken, headerValue } from "./request-headers.js";
 import type { JsonReply, OperationHandler } from "./spec-router.js";
 import { type ToolCall, ToolFailure, type ToolHandler, ToolRefusal } from "./tools/tool-call.js";
 import type { WriteConfirmationGate } from "./tools/write-confirmation.js";
@@ -24,11 +24,6 @@ type ToolsCall = {
   id: string | number;
   params: { name: string; arguments?: Record<string, unknown>; _meta?: { "novaos/call_id"?: string } };
 };
-
-function header(headers: IncomingHttpHeaders, name: string): string | undefined {
-  const value = headers[name];
-  return (Array.isArray(value) ? value[0] : value)?.trim() || undefined;
-}
 
 function refusal(status: number, error: string, message: string): JsonReply {
   return {
@@ -64,16 +59,16 @@ export function mcpGatewayHandlers({
 }: McpGatewayOptions): Record<string, OperationHandler> {
   return {
     toolsCall: async ({ body, headers }) => {
-      const token = /^bearer\s+(.+)$/i.exec(header(headers, "authorization") ?? "")?.[1];
+      const token = bearerToken(headers);
       const claims = token ? await tokens.claimsOf(token) : undefined;
       if (!claims) return refusal(401, "unauthenticated", "A valid execution token of this platform is required");
-      const tenant = header(headers, "x-tenant-id");
+      const tenant = headerValue(headers, "x-tenant-id");
       if (tenant !== undefined && tenant !== claims.tenant_id) {
         return refusal(403, "tenant_mismatch", `X-Tenant-ID ${tenant} is not the token's tenant`);
       }
       // The router has checked the request, and every call's arguments, against the spec.
       const { id, params } = body as ToolsCall;
-      const session = header(headers, "mcp-session-id") ?? randomUUID();
+      const session = headerValue(headers, "mcp-session-id") ?? randomUUID();
       const reply = (payload: object): JsonReply => ({
         status: 200,
         headers: { "Mcp-Session-Id": session },

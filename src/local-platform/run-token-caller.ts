@@ -7,21 +7,17 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { ExecutionTokenIssuer } from "./execution-tokens.js";
 import type { MemoryOwner } from "./memory-store.js";
+import { bearerToken, headerValue } from "./request-headers.js";
 import { PlatformReplyError } from "./spec-router.js";
-
-function header(headers: IncomingHttpHeaders, name: string): string | undefined {
-  const value = headers[name];
-  return (Array.isArray(value) ? value[0] : value)?.trim() || undefined;
-}
 
 /** The caller the run token in `headers` names, or a `PlatformReplyError` (401, 403). */
 export async function runTokenCaller(tokens: ExecutionTokenIssuer, headers: IncomingHttpHeaders): Promise<MemoryOwner> {
-  const token = /^bearer\s+(.+)$/i.exec(header(headers, "authorization") ?? "")?.[1];
+  const token = bearerToken(headers);
   const claims = token ? await tokens.claimsOf(token) : undefined;
   if (!claims) {
     throw new PlatformReplyError(401, "unauthenticated", "A valid execution token of this platform is required");
   }
-  const tenant = header(headers, "x-tenant-id");
+  const tenant = headerValue(headers, "x-tenant-id");
   if (tenant !== undefined && tenant !== claims.tenant_id) {
     throw new PlatformReplyError(403, "forbidden", `X-Tenant-ID ${tenant} is not the token's tenant`);
   }
