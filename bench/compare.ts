@@ -12,28 +12,20 @@
  */
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { grpcEchoTargets } from "./scenarios/grpc-echo.js";
-import { httpJsonEchoTargets } from "./scenarios/http-json-echo.js";
-import { jsonRpcEchoTargets } from "./scenarios/jsonrpc-echo.js";
+import { ECHO_ROWS } from "./scenarios/echo-rows.js";
 import { type ChildServer, startServer } from "./support/child-server.js";
-import type { EchoTarget } from "./support/echo-targets.js";
 import { formatNumber } from "./support/report.js";
 import { ServerCpuWindow } from "./support/server-cpu.js";
 import { spread } from "./support/stats.js";
 
-const ROWS: Record<string, EchoTarget> = {
-  jsonrpc: jsonRpcEchoTargets.ours,
-  "http-json": httpJsonEchoTargets.ours,
-  grpc: grpcEchoTargets.ours,
-};
 const CONNECTIONS = 32;
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { rounds: { type: "string" } } });
 const [rowName = "", ...checkouts] = positionals;
-const target = ROWS[rowName];
+const target = ECHO_ROWS[rowName]?.ours;
 const rounds = Number(values.rounds ?? 5);
 if (!target || checkouts.length === 0 || !Number.isInteger(rounds) || rounds < 1) {
-  process.stderr.write(`usage: bench/compare.ts <${Object.keys(ROWS).join("|")}> <checkout>… [--rounds N]\n`);
+  process.stderr.write(`usage: bench/compare.ts <${Object.keys(ECHO_ROWS).join("|")}> <checkout>… [--rounds N]\n`);
   process.exit(2);
 }
 

@@ -8,18 +8,11 @@
  * (open it in Chrome DevTools) and prints its top functions by self time.
  */
 import { fileURLToPath } from "node:url";
-import { grpcEchoTargets } from "./scenarios/grpc-echo.js";
-import { httpJsonEchoTargets } from "./scenarios/http-json-echo.js";
-import { jsonRpcEchoTargets } from "./scenarios/jsonrpc-echo.js";
+import { ECHO_ROWS as ROWS } from "./scenarios/echo-rows.js";
 import { summariseProfile } from "./support/cpu-profile.js";
 import type { EchoTargets } from "./support/echo-targets.js";
 import { measureEcho } from "./support/echo-targets.js";
 
-const ROWS: Record<string, EchoTargets> = {
-  jsonrpc: jsonRpcEchoTargets,
-  "http-json": httpJsonEchoTargets,
-  grpc: grpcEchoTargets,
-};
 const PROFILES = fileURLToPath(new URL("../.cache/profiles", import.meta.url));
 const SECONDS = 5;
 const TOP_FRAMES = 25;
