@@ -22,11 +22,16 @@ export function taskDigest(taskId: string, scope: string): string {
   return createHash("md5").update(scopedKey(taskId, scope)).digest("hex");
 }
 
-/** What a notification points at: a task (by digest) and the version just stored (0: its lease changed). */
-export function parseNotification(payload: string | undefined): { digest: string; version: number } | undefined {
-  const [digest, version] = (payload ?? "").split(":");
+/**
+ * What a notification points at: a task (by digest) and the version just
+ * stored, or 0 and the run that took the task's lease (`<digest>:0:<run id>`).
+ */
+export function parseNotification(
+  payload: string | undefined,
+): { digest: string; version: number; runId?: string } | undefined {
+  const [digest, version, runId] = (payload ?? "").split(":");
   if (!digest || version === undefined) return undefined;
-  return { digest, version: Number(version) };
+  return runId === undefined ? { digest, version: Number(version) } : { digest, version: Number(version), runId };
 }
 
 /** Reads the events of a task stored after `version`, in order. */
