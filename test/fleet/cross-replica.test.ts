@@ -2,9 +2,10 @@
  * Tasks that span replicas: two and three real replica processes
  * (support/replica.ts: AgentBuilder + PgTaskFleet) on one database, driven by
  * our Client over JSON-RPC, HTTP+JSON and gRPC. A task running on one
- * replica is streamed, canceled and superseded through another; a replica
- * killed with SIGKILL leaves tasks another replica fails once their lease
- * expires; a dropped notification connection loses no event.
+ * replica is streamed, canceled and superseded through another (over each
+ * binding); a replica killed with SIGKILL leaves tasks another replica fails
+ * once their lease expires; a dropped notification connection loses no
+ * event.
  */
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -112,27 +113,27 @@ describe.skipIf(!postgresUrl)("tasks that span replicas", () => {
       // Canceling again answers the canceled task, on either replica.
       expect((await onA.cancelTask(task.id)).status?.state).toBe(TaskState.CANCELED);
     });
-  });
 
-  it("supersedes on B a run on A: A's skill is preempted as superseded and B's run owns the task", async () => {
-    await using onA = clientOf(a, "JSONRPC");
-    await using onB = clientOf(b, "JSONRPC");
-    const task = asTask(await onA.sendMessage("go", { skillId: "hold", returnImmediately: true }));
-    await a.saw("started", task.id);
+    it("supersedes on B a run on A: A's skill is preempted as superseded and B's run owns the task", async () => {
+      await using onA = clientOf(a, binding);
+      await using onB = clientOf(b, binding);
+      const task = asTask(await onA.sendMessage("go", { skillId: "hold", returnImmediately: true }));
+      await a.saw("started", task.id);
 
-    const resent = asTask(await onB.sendMessage("again", { taskId: task.id, returnImmediately: true }));
-    expect(resent.id).toBe(task.id);
-    await b.saw("started", task.id);
-    expect((await a.saw("preempted", task.id)).reason).toBe("superseded");
-    await a.saw("gave-up", task.id);
+      const resent = asTask(await onB.sendMessage("again", { taskId: task.id, returnImmediately: true }));
+      expect(resent.id).toBe(task.id);
+      await b.saw("started", task.id);
+      expect((await a.saw("preempted", task.id)).reason).toBe("superseded");
+      await a.saw("gave-up", task.id);
 
-    const watching = onA.subscribeToTask(task.id)[Symbol.asyncIterator]();
-    expect((await watching.next()).value?.payload.case).toBe("task");
-    b.release(task.id);
-    expect(stateOf((await rest(watching)).at(-1))).toBe(TaskState.COMPLETED);
-    const done = await onA.getTask(task.id);
-    expect(done.status?.state).toBe(TaskState.COMPLETED);
-    expect(done.status?.message?.parts[0]?.content.value).toBe("released on b");
+      const watching = onA.subscribeToTask(task.id)[Symbol.asyncIterator]();
+      expect((await watching.next()).value?.payload.case).toBe("task");
+      b.release(task.id);
+      expect(stateOf((await rest(watching)).at(-1))).toBe(TaskState.COMPLETED);
+      const done = await onA.getTask(task.id);
+      expect(done.status?.state).toBe(TaskState.COMPLETED);
+      expect(done.status?.message?.parts[0]?.content.value).toBe("released on b");
+    });
   });
 
   it("loses no event when a replica's notification connection is dropped mid-stream", async () => {
