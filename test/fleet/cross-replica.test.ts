@@ -4,16 +4,18 @@
  * our Client over JSON-RPC, HTTP+JSON and gRPC. A task running on one
  * replica is streamed, canceled and superseded through another (over each
  * binding); a replica killed with SIGKILL leaves tasks another replica fails
- * once their lease expires; a dropped notification connection loses no
- * event.
+ * once their lease expires; a dropped notification connection, or a
+ * PostgreSQL restart under the replicas, loses no event.
  */
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Message, type StreamResponse, type Task, TaskState } from "../../gen/a2a_pb.js";
 import { Client } from "../../src/client/client.js";
+import { migrate } from "../../src/fleet/migrate.js";
 import { grpcTransport } from "../../src/grpc/index.js";
 import { useFleetDatabase } from "./support/fleet-database.js";
 import { postgresUrl } from "./support/postgres.js";
+import { findPostgresBin, type PostgresCluster, startPostgresCluster } from "./support/postgres-cluster.js";
 import { BIG_CHUNK, CHUNKS, type ReplicaProcess, startReplica } from "./support/replica-process.js";
 
 const BINDINGS = ["JSONRPC", "HTTP+JSON", "GRPC"] as const;
@@ -194,5 +196,60 @@ describe.skipIf(!postgresUrl)("a replica that dies", () => {
       last?.payload.case === "statusUpdate" ? last.payload.value.status?.message?.parts[0]?.content.value : "";
     expect(reason).toContain("The replica c running this task stopped");
     expect((await onA.getTask(task.id)).status?.state).toBe(TaskState.FAILED);
+  });
+});
+
+describe.skipIf(!postgresUrl)("replicas while PostgreSQL restarts", () => {
+  let cluster: PostgresCluster;
+  let replicas: ReplicaProcess[] = [];
+
+  beforeAll(async () => {
+    const bin = findPostgresBin();
+    // The shared test server is not restarted under other files: these replicas use a server of their own.
+    if (!bin) throw new Error("No PostgreSQL binaries to start a cluster of this test's own (set POSTGRES_BIN)");
+    cluster = await startPostgresCluster(bin);
+    const pool = new pg.Pool({ connectionString: cluster.url, max: 2 });
+    await migrate(pool);
+    await pool.end();
+    replicas = await Promise.all(["a", "b"].map((id) => startReplica(cluster.url, id)));
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.all(replicas.map((r) => r.stop()));
+    await cluster?.stop();
+  });
+
+  /** Calls GetTask until it answers: the replica has connections to the server again. */
+  async function reconnected(client: Client, taskId: string): Promise<void> {
+    for (;;) {
+      try {
+        await client.getTask(taskId);
+        return;
+      } catch {
+        // A connection that died with the server fails one call; the pool makes a new one.
+      }
+    }
+  }
+
+  it("streams on B every event A saves after the server restarted under both, from the version B held", async () => {
+    const [a, b] = replicas as [ReplicaProcess, ReplicaProcess];
+    await using onA = clientOf(a, "JSONRPC");
+    await using onB = clientOf(b, "GRPC");
+    const task = asTask(await onA.sendMessage("go", { skillId: "chunks", returnImmediately: true }));
+    await a.saw("started", task.id);
+    const stream = onB.subscribeToTask(task.id)[Symbol.asyncIterator]();
+    expect((await stream.next()).value?.payload.case).toBe("task");
+
+    await cluster.restart();
+    await Promise.all([reconnected(onA, task.id), reconnected(onB, task.id)]);
+    a.release(task.id);
+    const frames = await rest(stream);
+    const chunks = frames.filter(
+      (f) => f.payload.case === "artifactUpdate" && f.payload.value.artifact?.artifactId === "out",
+    );
+    expect(chunks.map(chunkText)).toEqual([
+      ...Array.from({ length: CHUNKS }, (_, i) => String(i)),
+      "x".repeat(BIG_CHUNK),
+    ]);
+    expect(stateOf(frames.at(-1))).toBe(TaskState.COMPLETED);
   });
 });
