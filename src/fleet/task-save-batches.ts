@@ -114,8 +114,11 @@ export class TaskSaveBatches {
    */
   takeWithFirstSave(lease: LeaseWrite): Promise<boolean> {
     if (!this.#recordEvents) throw new Error("leases need a store that records events");
+    const key = taskKey(lease.scope, lease.taskId);
+    // A run superseded before the task's first save never needed its lease.
+    this.#firstSaveTakes.get(key)?.settle(Promise.resolve(false));
     return new Promise((resolve) => {
-      this.#firstSaveTakes.set(taskKey(lease.scope, lease.taskId), { lease, settle: resolve });
+      this.#firstSaveTakes.set(key, { lease, settle: resolve });
     });
   }
 
@@ -189,10 +192,11 @@ export class TaskSaveBatches {
       for (const queued of batch) {
         queued.reject(error);
         const { write } = queued;
-        // Nothing was stored: the task's next first save carries the take.
+        // Nothing was stored: the task's next first save carries the take (unless a newer run's take waits).
         if (write.kind !== "save" || !write.take) continue;
         const key = taskKey(write.save.scope, write.save.id);
-        if (!this.#firstSaveTakes.has(key)) this.#firstSaveTakes.set(key, write.take);
+        if (this.#firstSaveTakes.has(key)) write.take.settle(Promise.resolve(false));
+        else this.#firstSaveTakes.set(key, write.take);
       }
     } finally {
       for (const queued of batch) for (const key of queued.keys) keys.delete(key);
