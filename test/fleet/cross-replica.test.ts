@@ -15,7 +15,7 @@ import { migrate } from "../../src/fleet/migrate.js";
 import { grpcTransport } from "../../src/grpc/index.js";
 import { useFleetDatabase } from "./support/fleet-database.js";
 import { postgresUrl } from "./support/postgres.js";
-import { findPostgresBin, type PostgresCluster, startPostgresCluster } from "./support/postgres-cluster.js";
+import { type PostgresCluster, startOwnCluster } from "./support/postgres-cluster.js";
 import { BIG_CHUNK, CHUNKS, type ReplicaProcess, startReplica } from "./support/replica-process.js";
 
 const BINDINGS = ["JSONRPC", "HTTP+JSON", "GRPC"] as const;
@@ -43,6 +43,27 @@ function stateOf(frame: StreamResponse | undefined): TaskState | undefined {
   if (frame?.payload.case === "statusUpdate") return frame.payload.value.status?.state;
   if (frame?.payload.case === "task") return frame.payload.value.status?.state;
   return undefined;
+}
+
+/** Starts `skillId` on `runner` (answering at once), waits until the skill started, and follows the task through `watcher`, past its snapshot. */
+async function runAndWatch(runner: ReplicaProcess, onRunner: Client, watcher: Client, skillId: string) {
+  const task = asTask(await onRunner.sendMessage("go", { skillId, returnImmediately: true }));
+  await runner.saw("started", task.id);
+  const stream = watcher.subscribeToTask(task.id)[Symbol.asyncIterator]();
+  expect((await stream.next()).value?.payload.case).toBe("task");
+  return { task, stream };
+}
+
+/** The skill `chunks`'s numbered chunks, then one far above NOTIFY's 8,000-byte payload limit, each once and in order, then COMPLETED. */
+function expectEveryChunkThenCompleted(frames: StreamResponse[]): void {
+  const chunks = frames.filter(
+    (f) => f.payload.case === "artifactUpdate" && f.payload.value.artifact?.artifactId === "out",
+  );
+  expect(chunks.map(chunkText)).toEqual([
+    ...Array.from({ length: CHUNKS }, (_, i) => String(i)),
+    "x".repeat(BIG_CHUNK),
+  ]);
+  expect(stateOf(frames.at(-1))).toBe(TaskState.COMPLETED);
 }
 
 /** Every frame of a stream after its first (which it answers at once), read to the end. */
@@ -80,15 +101,7 @@ describe.skipIf(!postgresUrl)("tasks that span replicas", () => {
       const first = snapshot.payload.value as Task;
       expect(first.status?.state).toBe(TaskState.WORKING);
       expect(first.artifacts[0]?.parts.map((p) => p.content.value)).toEqual(["first"]);
-      const chunks = frames.filter(
-        (f) => f.payload.case === "artifactUpdate" && f.payload.value.artifact?.artifactId === "out",
-      );
-      // The numbered chunks, then one far above NOTIFY's 8,000-byte payload limit: each once, in order.
-      expect(chunks.map(chunkText)).toEqual([
-        ...Array.from({ length: CHUNKS }, (_, i) => String(i)),
-        "x".repeat(BIG_CHUNK),
-      ]);
-      expect(stateOf(frames.at(-1))).toBe(TaskState.COMPLETED);
+      expectEveryChunkThenCompleted(frames);
       expect(frames.filter((f) => stateOf(f) === TaskState.COMPLETED)).toHaveLength(1);
     });
 
@@ -141,10 +154,7 @@ describe.skipIf(!postgresUrl)("tasks that span replicas", () => {
   it("loses no event when a replica's notification connection is dropped mid-stream", async () => {
     await using onA = clientOf(a, "HTTP+JSON");
     await using onB = clientOf(b, "HTTP+JSON");
-    const task = asTask(await onA.sendMessage("go", { skillId: "chunks", returnImmediately: true }));
-    await a.saw("started", task.id);
-    const stream = onB.subscribeToTask(task.id)[Symbol.asyncIterator]();
-    expect((await stream.next()).value?.payload.case).toBe("task");
+    const { task, stream } = await runAndWatch(a, onA, onB, "chunks");
 
     const admin = new pg.Client({ connectionString: db.current.url });
     await admin.connect();
@@ -183,10 +193,7 @@ describe.skipIf(!postgresUrl)("a replica that dies", () => {
     await using onA = clientOf(a, "GRPC");
     await using onB = clientOf(b, "JSONRPC");
     await using onC = clientOf(c, "JSONRPC");
-    const task = asTask(await onC.sendMessage("go", { skillId: "hold", returnImmediately: true }));
-    await c.saw("started", task.id);
-    const watching = onB.subscribeToTask(task.id)[Symbol.asyncIterator]();
-    expect((await watching.next()).value?.payload.case).toBe("task");
+    const { task, stream: watching } = await runAndWatch(c, onC, onB, "hold");
 
     await c.kill();
     const frames = await rest(watching);
@@ -204,10 +211,8 @@ describe.skipIf(!postgresUrl)("replicas while PostgreSQL restarts", () => {
   let replicas: ReplicaProcess[] = [];
 
   beforeAll(async () => {
-    const bin = findPostgresBin();
     // The shared test server is not restarted under other files: these replicas use a server of their own.
-    if (!bin) throw new Error("No PostgreSQL binaries to start a cluster of this test's own (set POSTGRES_BIN)");
-    cluster = await startPostgresCluster(bin);
+    cluster = await startOwnCluster();
     const pool = new pg.Pool({ connectionString: cluster.url, max: 2 });
     await migrate(pool);
     await pool.end();
@@ -234,22 +239,11 @@ describe.skipIf(!postgresUrl)("replicas while PostgreSQL restarts", () => {
     const [a, b] = replicas as [ReplicaProcess, ReplicaProcess];
     await using onA = clientOf(a, "JSONRPC");
     await using onB = clientOf(b, "GRPC");
-    const task = asTask(await onA.sendMessage("go", { skillId: "chunks", returnImmediately: true }));
-    await a.saw("started", task.id);
-    const stream = onB.subscribeToTask(task.id)[Symbol.asyncIterator]();
-    expect((await stream.next()).value?.payload.case).toBe("task");
+    const { task, stream } = await runAndWatch(a, onA, onB, "chunks");
 
     await cluster.restart();
     await Promise.all([reconnected(onA, task.id), reconnected(onB, task.id)]);
     a.release(task.id);
-    const frames = await rest(stream);
-    const chunks = frames.filter(
-      (f) => f.payload.case === "artifactUpdate" && f.payload.value.artifact?.artifactId === "out",
-    );
-    expect(chunks.map(chunkText)).toEqual([
-      ...Array.from({ length: CHUNKS }, (_, i) => String(i)),
-      "x".repeat(BIG_CHUNK),
-    ]);
-    expect(stateOf(frames.at(-1))).toBe(TaskState.COMPLETED);
+    expectEveryChunkThenCompleted(await rest(stream));
   });
 });

@@ -22,7 +22,7 @@ import { StoreTimeoutError } from "../../src/server/store-errors.js";
 import { taskAt } from "../stores/task-store-suite.js";
 import { useFleetDatabase } from "./support/fleet-database.js";
 import { postgresUrl } from "./support/postgres.js";
-import { findPostgresBin, startPostgresCluster } from "./support/postgres-cluster.js";
+import { startOwnCluster } from "./support/postgres-cluster.js";
 
 const silent = createLogger({ level: "silent" });
 
@@ -167,10 +167,8 @@ describe.skipIf(!postgresUrl)("the fleet's statements past the statement timeout
 
 describe.skipIf(!postgresUrl)("the lease sweeper through a PostgreSQL outage", () => {
   it("keeps sweeping while the server is away, without crashing, and fails the expired leases once it is back", async () => {
-    const bin = findPostgresBin();
     // The shared test server is not stopped under other files: this test runs its own.
-    if (!bin) throw new Error("No PostgreSQL binaries to start a cluster of this test's own (set POSTGRES_BIN)");
-    const cluster = await startPostgresCluster(bin);
+    const cluster = await startOwnCluster();
     const pool = new pg.Pool({ connectionString: cluster.url, max: 4, connectionTimeoutMillis: 2_000 });
     pool.on("error", () => undefined);
     const logs = watchedLogger();

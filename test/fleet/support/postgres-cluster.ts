@@ -123,3 +123,10 @@ export async function startPostgresCluster(bin: string): Promise<PostgresCluster
     },
   };
 }
+
+/** A cluster of a test's own, which it may stop or restart without disturbing other files; fails without binaries. */
+export async function startOwnCluster(): Promise<PostgresCluster> {
+  const bin = findPostgresBin();
+  if (!bin) throw new Error("No PostgreSQL binaries to start a cluster of this test's own (set POSTGRES_BIN)");
+  return startPostgresCluster(bin);
+}
