@@ -70,9 +70,12 @@ export class PgTaskStore implements TaskStore {
     const save: TaskSave = { scope, id: task.id, owner: writer.owner, row, expected };
     let version: number | undefined;
     try {
-      // A task's first save notifies nobody (no digest): nobody can follow a task not stored yet.
-      const digest = expected > 0 ? taskDigest(task.id, scope) : undefined;
-      version = await this.#batches.save(events ? { ...save, events: events.map(encodeEvent), digest } : save);
+      version = await this.#batches.save(
+        events
+          ? // A task's first save notifies nobody (no digest): nobody can follow a task not stored yet.
+            { ...save, events: events.map(encodeEvent), digest: expected > 0 ? taskDigest(task.id, scope) : undefined }
+          : save,
+      );
     } catch (error) {
       if (events) writer.events?.unshift(...events);
       throw error;
