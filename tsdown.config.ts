@@ -33,6 +33,10 @@ export default defineConfig([
   {
     ...common,
     entry: entries,
+    // One file per source module, as connect-es and protobuf-es ship: a bundler splits an application's code by
+    // file, so a module the universal `Client` needs never shares a file with protobuf-es's reflection, which it
+    // loads only when a call needs it (decision PK360).
+    unbundle: true,
     // `@internal` members stay out of the published types.
     dts: { compilerOptions: { stripInternal: true } },
     // The fleet schema ships as plain SQL beside the bundles; migrate() reads it from there.
