@@ -19,7 +19,7 @@ const entries = Object.fromEntries(
 
 const common: UserConfig = {
   // ESM only: every Node the `engines` field allows loads it from `require()` too (require(esm), decision PK350),
-  // so the entries share their chunks and each module exists once (one AsyncLocalStorage, one error class).
+  // so the entries share their modules and each module exists once (one AsyncLocalStorage, one error class).
   format: ["esm"],
   platform: "node",
   target: "es2022",
