@@ -7,6 +7,10 @@ declare module "autocannon" {
     body?: string;
     connections?: number;
     duration?: number;
+    /** Requests to make in all; when set, `duration` is ignored. */
+    amount?: number;
+    /** Seconds a request may take before it counts as a timeout. Default 10. */
+    timeout?: number;
   }
   interface Histogram {
     average: number;

@@ -16,6 +16,8 @@ export interface LoadOptions {
   readonly verify: (body: unknown) => boolean;
   readonly connections?: number;
   readonly durationSeconds?: number;
+  /** Calls to make instead of a timed window (for servers too slow to fill one). */
+  readonly calls?: number;
   /** 0 skips the warm-up (a server just loaded by the previous window is warm). */
   readonly warmupSeconds?: number;
   /** Called right before and right after the measured window (e.g. to read the server's CPU time). */
@@ -45,7 +47,7 @@ export async function httpLoad(options: LoadOptions): Promise<LoadResult> {
   const answer = await probe.json();
   if (!options.verify(answer))
     throw new Error(`unexpected answer from ${options.url}: ${JSON.stringify(answer).slice(0, 300)}`);
-  const run = (duration: number) =>
+  const run = (duration: number, amount?: number) =>
     autocannon({
       url: options.url,
       method: "POST",
@@ -53,12 +55,13 @@ export async function httpLoad(options: LoadOptions): Promise<LoadResult> {
       body: options.body,
       connections: options.connections ?? 32,
       duration,
+      ...(amount === undefined ? {} : { amount, timeout: 60 }),
     });
   const warmup = options.warmupSeconds ?? 1;
   if (warmup > 0) await run(warmup);
   await options.around?.before();
   const latencies: number[] = [];
-  const window = run(options.durationSeconds ?? 5);
+  const window = run(options.durationSeconds ?? 5, options.calls);
   window.on("response", (_client: unknown, _status: number, _bytes: number, ms: number) => latencies.push(ms));
   const result = await window;
   await options.around?.after();

@@ -11,7 +11,7 @@
  */
 
 /** Milliseconds of stream work per event-loop turn (docs/decisions.md S252). */
-export const TURN_SLICE_MS = 0.25;
+export const TURN_SLICE_MS = 0.1;
 
 let started: number | undefined;
 const endTurn = () => {

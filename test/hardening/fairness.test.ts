@@ -10,6 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "../../src/client/client.js";
+import { grpcTransport } from "../../src/grpc/index.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { AgentBuilder } from "../../src/server/agent-builder.js";
 import { textPart } from "../../src/server/task-updater.js";
@@ -77,6 +78,31 @@ describe("a skill writing in a tight loop shares the event loop", () => {
     expect(await first(echo, streamed)).toBe("a");
     await streamed;
     // The reader got every event: the snapshot, WORKING, the writes, the output artifact and COMPLETED.
+    expect(count).toBe(STREAMED_WRITES + 4);
+    await expectUnaffected(agent);
+  }, 120_000);
+  it("while a client reads its gRPC stream: a gRPC call sent meanwhile is answered before the stream ends", async () => {
+    startFlood();
+    await using client = new Client({
+      transports: [grpcTransport()],
+      baseUrl: `http://${agent.server.grpcTarget}`,
+      binding: "GRPC",
+      headers: { "X-NovaOS-Tenant-Id": "attacker" },
+    });
+    const frames = client.sendStreamingMessage(String(STREAMED_WRITES), { skillId: "flood" })[Symbol.asyncIterator]();
+    await frames.next();
+    let count = 1;
+    const streamed = (async () => {
+      for (let next = await frames.next(); !next.done; next = await frames.next()) count++;
+    })();
+    const echo = agent.grpc.sendMessage(
+      { message: { messageId: "meanwhile", role: 1, parts: [{ content: { case: "text", value: "meanwhile" } }] } },
+      { headers: { "A2A-Version": "1.0", "X-NovaOS-Tenant-Id": "attacker" } },
+    );
+    expect(await first(echo, streamed)).toBe("a");
+    const answer = await echo;
+    expect(answer.payload.case).toBe("task");
+    await streamed;
     expect(count).toBe(STREAMED_WRITES + 4);
     await expectUnaffected(agent);
   }, 120_000);

@@ -74,6 +74,10 @@ describe("task updater: streams get to drain", () => {
     expect(live.task.artifacts[0]?.parts).toHaveLength(count);
   });
 
+  it("gives stream work 0.1 ms of each event-loop turn (decision S252)", () => {
+    expect(TURN_SLICE_MS).toBe(0.1);
+  });
+
   it("yields a turn per write once the turn's slice of stream work is spent, watched or not", async () => {
     // Every reading of the clock is a tenth of the slice later: the slice is spent after ten writes of a turn.
     let now = 0;
