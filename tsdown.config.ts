@@ -19,7 +19,7 @@ const entries = Object.fromEntries(
 
 const common: UserConfig = {
   // ESM only: every Node the `engines` field allows loads it from `require()` too (require(esm), decision PK350),
-  // so the entries share their modules and each module exists once (one AsyncLocalStorage, one error class).
+  // so the entries share their chunks and each module exists once (one AsyncLocalStorage, one error class).
   format: ["esm"],
   platform: "node",
   target: "es2022",
@@ -33,14 +33,21 @@ export default defineConfig([
   {
     ...common,
     entry: entries,
-    // One file per source module, as connect-es and protobuf-es ship: a bundler splits an application's code by
-    // file, so a module the universal `Client` needs never shares a file with protobuf-es's reflection, which it
-    // loads only when a call needs it (decision PK360).
-    unbundle: true,
     // `@internal` members stay out of the published types.
     dts: { compilerOptions: { stripInternal: true } },
     // The fleet schema ships as plain SQL beside the bundles; migrate() reads it from there.
     copy: [{ from: "src/fleet/migrations/*.sql", to: "dist/migrations" }],
+  },
+  {
+    ...common,
+    entry: entries,
+    // What browser and Workers bundlers load (the `browser` condition of every entry): one file per source module,
+    // as connect-es and protobuf-es ship, so an application's bundler splits it by file and a page using the
+    // universal `Client` never loads protobuf-es's reflection up front. Node keeps the build above, whose shared
+    // chunks load in half the files (decision PK360).
+    outDir: "dist/browser",
+    unbundle: true,
+    dts: false,
   },
   {
     ...common,

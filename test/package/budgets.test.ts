@@ -6,7 +6,8 @@
  *   ROOT_IMPORT_BUDGET_BYTES: a size, which does not move with the machine's
  *   load as a time would; the import's CPU time is a `make bench` row
  *   (bench/scenarios/import-cost.ts);
- * - a browser application that uses `Client` alone, built by Vite (Rollup
+ * - a browser application that uses `Client` alone, built by Vite from the
+ *   root entry's `browser` build (Rollup
  *   splits its code by file, minified): what the page loads before its first
  *   call (the entry chunk and what it imports statically) stays within
  *   CLIENT_FIRST_LOAD_BUDGET_BYTES; protobuf-es's reflection, which `Client`
@@ -17,11 +18,19 @@
  *
  * docs/performance.md "Package weight" records the figures and how they compare.
  */
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { build } from "esbuild";
 import { type Rollup, build as viteBuild } from "vite";
 import { describe, expect, it } from "vitest";
 import { DIST, ROOT } from "./support/package.js";
+
+/** What browser and Workers bundlers load for the root entry: its `browser` condition (decision PK360). */
+const BROWSER_ROOT = path.join(
+  ROOT,
+  (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { exports: { ".": { browser: string } } })
+    .exports["."].browser,
+);
 
 /** Decision PK353: about 300 KB today (protobuf-es and the generated codecs are most of it). */
 const ROOT_IMPORT_BUDGET_BYTES = 320 * 1024;
@@ -130,7 +139,7 @@ describe("weight budgets", () => {
   }, 60_000);
 
   it(`a page using Client alone loads at most ${CLIENT_FIRST_LOAD_BUDGET_BYTES / 1024} KB before its first call (Vite)`, async () => {
-    const ours = await firstLoad(path.join(DIST, "index.js"), "Client");
+    const ours = await firstLoad(BROWSER_ROOT, "Client");
     const theirs = await firstLoad("@a2a-js/sdk/client", "ClientFactory");
     console.log(
       `Client first load: ${kb(ours.first)} (+ ${kb(ours.lazy)} loaded when a call needs protobuf-es's reflection); ` +
@@ -140,7 +149,7 @@ describe("weight budgets", () => {
   }, 120_000);
 
   it(`a browser bundle of Client alone is at most ${CLIENT_BUNDLE_BUDGET_BYTES / 1024} KB minified, its lazy code included`, async () => {
-    const ours = await bundleSize(path.join(DIST, "index.js"), "Client");
+    const ours = await bundleSize(BROWSER_ROOT, "Client");
     const theirs = await bundleSize("@a2a-js/sdk/client", "ClientFactory");
     console.log(`Client bundle: ${kb(ours)}; @a2a-js/sdk ClientFactory ${kb(theirs)} (×${(ours / theirs).toFixed(2)})`);
     expect(ours).toBeLessThanOrEqual(CLIENT_BUNDLE_BUDGET_BYTES);
