@@ -40,6 +40,17 @@ export default defineConfig([
   },
   {
     ...common,
+    entry: entries,
+    // What browser and Workers bundlers load (the `browser` condition of every entry): one file per source module,
+    // as connect-es and protobuf-es ship, so an application's bundler splits it by file and a page using the
+    // universal `Client` never loads protobuf-es's reflection up front. Node keeps the build above, whose shared
+    // chunks load in half the files (decision PK360).
+    outDir: "dist/browser",
+    unbundle: true,
+    dts: false,
+  },
+  {
+    ...common,
     // The novaos-platform bin: one executable file (the shebang comes from src/local-platform/bin.ts).
     entry: { "novaos-platform": "src/local-platform/bin.ts" },
     dts: false,

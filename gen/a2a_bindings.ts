@@ -6,6 +6,7 @@
 /* eslint-disable */
 
 import { A2AService, AgentCardSchema, CancelTaskRequestSchema, DeleteTaskPushNotificationConfigRequestSchema, GetExtendedAgentCardRequestSchema, GetTaskPushNotificationConfigRequestSchema, GetTaskRequestSchema, ListTaskPushNotificationConfigsRequestSchema, ListTaskPushNotificationConfigsResponseSchema, ListTasksRequestSchema, ListTasksResponseSchema, SendMessageRequestSchema, SendMessageResponseSchema, StreamResponseSchema, SubscribeToTaskRequestSchema, TaskPushNotificationConfigSchema, TaskSchema } from "./a2a_pb.js";
+import { a2aServiceHttpRoutes } from "./a2a_routes.js";
 import { EmptySchema } from "@bufbuild/protobuf/wkt";
 
 /**
@@ -19,10 +20,7 @@ export const a2aServiceBindings = {
     rpc: A2AService.method.sendMessage,
     input: SendMessageRequestSchema,
     output: SendMessageResponseSchema,
-    http: [
-      {"method":"POST","template":"/message:send","segments":[{"literal":"message"}],"verb":"send","body":"*","responseBody":"","tenant":false},
-      {"method":"POST","template":"/{tenant}/message:send","segments":[{"variable":"tenant","jsonPath":["tenant"],"pattern":"*"},{"literal":"message"}],"verb":"send","body":"*","responseBody":"","tenant":true},
-    ],
+    http: a2aServiceHttpRoutes.SendMessage,
   },
   SendStreamingMessage: {
     name: "SendStreamingMessage",
@@ -31,10 +29,7 @@ export const a2aServiceBindings = {
     rpc: A2AService.method.sendStreamingMessage,
     input: SendMessageRequestSchema,
     output: StreamResponseSchema,
-    http: [
-      {"method":"POST","template":"/message:stream","segments":[{"literal":"message"}],"verb":"stream","body":"*","responseBody":"","tenant":false},
-      {"method":"POST","template":"/{tenant}/message:stream","segments":[{"variable":"tenant","jsonPath":["tenant"],"pattern":"*"},{"literal":"message"}],"verb":"stream","body":"*","responseBody":"","tenant":true},
-    ],
+    http: a2aServiceHttpRoutes.SendStreamingMessage,
   },
   GetTask: {
     name: "GetTask",
@@ -43,10 +38,7 @@ export const a2aServiceBindings = {
     rpc: A2AService.method.getTask,
     input: GetTaskRequestSchema,
     output: TaskSchema,
-    http: [
-      {"method":"GET","template":"/tasks/{id=*}","segments":[{"literal":"tasks"},{"variable":"id","jsonPath":["id"],"pattern":"*"}],"verb":"","body":"","responseBody":"","tenant":false},
-      {"method":"GET","template":"/{tenant}/tasks/{id=*}","segments":[{"variable":"tenant","jsonPath":["tenant"],"pattern":"*"},{"literal":"tasks"},{"variable":"id","jsonPath":["id"],"pattern":"*"}],"verb":"","body":"","responseBody":"","tenant":true},
-    ],
+    http: a2aServiceHttpRoutes.GetTask,
   },
   ListTasks: {
     name: "ListTasks",
@@ -55,10 +47,7 @@ export const a2aServiceBindings = {
     rpc: A2AService.method.listTasks,
     input: ListTasksRequestSchema,
     output: ListTasksResponseSchema,
-    http: [
-      {"method":"GET","template":"/tasks","segments":[{"literal":"tasks"}],"verb":"","body":"","responseBody":"","tenant":false},
-      {"method":"GET","template":"/{tenant}/tasks","segments":[{"variable":"tenant","jsonPath":["tenant"],"pattern":"*"},{"literal":"tasks"}],"verb":"","body":"","responseBody":"","tenant":true},
-    ],
+    http: a2aServiceHttpRoutes.ListTasks,
   },
   CancelTask: {
     name: "CancelTask",
@@ -67,10 +56,7 @@ export const a2aServiceBindings = {
     rpc: A2AService.method.cancelTask,
     input: CancelTaskRequestSchema,
     output: TaskSchema,
-    http: [
-      {"method":"POST","template":"/tasks/{id=*}:cancel","segments":[{"literal":"tasks"},{"variable":"id","jsonPath":["id"],"pattern":"*"}],"verb":"cancel","body":"*","responseBody":"","tenant":false},
-      {"method":"POST","template":"/{tenant}/tasks/{id=*}:cancel","segments":[{"variable":"tenant","jsonPath":["tenant"],"pattern":"*"},{"literal":"tasks"},{"variable":"id","jsonPath":["id"],"pattern":"*"}],"verb":"cancel","body":"*","responseBody":"","tenant":true},
-    ],
+    http: a2aServiceHttpRoutes.CancelTask,
   },
   SubscribeToTask: {
     name: "SubscribeToTask",
@@ -79,10 +65,7 @@ export const a2aServiceBindings = {
     rpc: A2AService.method.subscribeToTask,
     input: SubscribeToTaskRequestSchema,
     output: StreamResponseSchema,
-    http: [
-      {"method":"GET","template":"/tasks/{id=*}:subscribe","segments":[{"literal":"tasks"},{"variable":"id","jsonPath":["id"],"pattern":"*"}],"verb":"subscribe","body":"","responseBody":"","tenant":false},
-      {"method":"GET","template":"/{tenant}/tasks/{id=*}:subscribe","segments":[{"variable":"tenant","jsonPath":["tenant"],"pattern":"*"},{"literal":"tasks"},{"variable":"id","jsonPath":["id"],"pattern":"*"}],"verb":"subscribe","body":"","responseBody":"","tenant":true},
-    ],
+    http: a2aServiceHttpRoutes.SubscribeToTask,
   },
   CreateTaskPushNotificationConfig: {
     name: "CreateTaskPushNotificationConfig",
@@ -91,10 +74,7 @@ export const a2aServiceBindings = {
     rpc: A2AService.method.createTaskPushNotificationConfig,
     input: TaskPushNotificationConfigSchema,
     output: TaskPushNotificationConfigSchema,
-    http: [
-      {"method":"POST","template":"/tasks/{task_id=*}/pushNotificationConfigs","segments":[{"literal":"tasks"},{"variable":"task_id","jsonPath":["taskId"],"pattern":"*"},{"literal":"pushNotificationConfigs"}],"verb":"","body":"*","responseBody":"","tenant":false},
-      {"method":"POST","template":"/{tenant}/tasks/{task_id=*}/pushNotificationConfigs","segments":[{"variable":"tenant","jsonPath":["tenant"],"pattern":"*"},{"literal":"tasks"},{"variable":"task_id","jsonPath":["taskId"],"pattern":"*"},{"literal":"pushNotificationConfigs"}],"verb":"","body":"*","responseBody":"","tenant":true},
-    ],
+    http: a2aServiceHttpRoutes.CreateTaskPushNotificationConfig,
   },
   GetTaskPushNotificationConfig: {
     name: "GetTaskPushNotificationConfig",
@@ -103,10 +83,7 @@ export const a2aServiceBindings = {
     rpc: A2AService.method.getTaskPushNotificationConfig,
     input: GetTaskPushNotificationConfigRequestSchema,
     output: TaskPushNotificationConfigSchema,
-    http: [
-      {"method":"GET","template":"/tasks/{task_id=*}/pushNotificationConfigs/{id=*}","segments":[{"literal":"tasks"},{"variable":"task_id","jsonPath":["taskId"],"pattern":"*"},{"literal":"pushNotificationConfigs"},{"variable":"id","jsonPath":["id"],"pattern":"*"}],"verb":"","body":"","responseBody":"","tenant":false},
-      {"method":"GET","template":"/{tenant}/tasks/{task_id=*}/pushNotificationConfigs/{id=*}","segments":[{"variable":"tenant","jsonPath":["tenant"],"pattern":"*"},{"literal":"tasks"},{"variable":"task_id","jsonPath":["taskId"],"pattern":"*"},{"literal":"pushNotificationConfigs"},{"variable":"id","jsonPath":["id"],"pattern":"*"}],"verb":"","body":"","responseBody":"","tenant":true},
-    ],
+    http: a2aServiceHttpRoutes.GetTaskPushNotificationConfig,
   },
   ListTaskPushNotificationConfigs: {
     name: "ListTaskPushNotificationConfigs",
@@ -115,10 +92,7 @@ export const a2aServiceBindings = {
     rpc: A2AService.method.listTaskPushNotificationConfigs,
     input: ListTaskPushNotificationConfigsRequestSchema,
     output: ListTaskPushNotificationConfigsResponseSchema,
-    http: [
-      {"method":"GET","template":"/tasks/{task_id=*}/pushNotificationConfigs","segments":[{"literal":"tasks"},{"variable":"task_id","jsonPath":["taskId"],"pattern":"*"},{"literal":"pushNotificationConfigs"}],"verb":"","body":"","responseBody":"","tenant":false},
-      {"method":"GET","template":"/{tenant}/tasks/{task_id=*}/pushNotificationConfigs","segments":[{"variable":"tenant","jsonPath":["tenant"],"pattern":"*"},{"literal":"tasks"},{"variable":"task_id","jsonPath":["taskId"],"pattern":"*"},{"literal":"pushNotificationConfigs"}],"verb":"","body":"","responseBody":"","tenant":true},
-    ],
+    http: a2aServiceHttpRoutes.ListTaskPushNotificationConfigs,
   },
   GetExtendedAgentCard: {
     name: "GetExtendedAgentCard",
@@ -127,10 +101,7 @@ export const a2aServiceBindings = {
     rpc: A2AService.method.getExtendedAgentCard,
     input: GetExtendedAgentCardRequestSchema,
     output: AgentCardSchema,
-    http: [
-      {"method":"GET","template":"/extendedAgentCard","segments":[{"literal":"extendedAgentCard"}],"verb":"","body":"","responseBody":"","tenant":false},
-      {"method":"GET","template":"/{tenant}/extendedAgentCard","segments":[{"variable":"tenant","jsonPath":["tenant"],"pattern":"*"},{"literal":"extendedAgentCard"}],"verb":"","body":"","responseBody":"","tenant":true},
-    ],
+    http: a2aServiceHttpRoutes.GetExtendedAgentCard,
   },
   DeleteTaskPushNotificationConfig: {
     name: "DeleteTaskPushNotificationConfig",
@@ -139,10 +110,7 @@ export const a2aServiceBindings = {
     rpc: A2AService.method.deleteTaskPushNotificationConfig,
     input: DeleteTaskPushNotificationConfigRequestSchema,
     output: EmptySchema,
-    http: [
-      {"method":"DELETE","template":"/tasks/{task_id=*}/pushNotificationConfigs/{id=*}","segments":[{"literal":"tasks"},{"variable":"task_id","jsonPath":["taskId"],"pattern":"*"},{"literal":"pushNotificationConfigs"},{"variable":"id","jsonPath":["id"],"pattern":"*"}],"verb":"","body":"","responseBody":"","tenant":false},
-      {"method":"DELETE","template":"/{tenant}/tasks/{task_id=*}/pushNotificationConfigs/{id=*}","segments":[{"variable":"tenant","jsonPath":["tenant"],"pattern":"*"},{"literal":"tasks"},{"variable":"task_id","jsonPath":["taskId"],"pattern":"*"},{"literal":"pushNotificationConfigs"},{"variable":"id","jsonPath":["id"],"pattern":"*"}],"verb":"","body":"","responseBody":"","tenant":true},
-    ],
+    http: a2aServiceHttpRoutes.DeleteTaskPushNotificationConfig,
   },
 } as const;
 

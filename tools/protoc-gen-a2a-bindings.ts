@@ -6,7 +6,8 @@
  * gRPC method name), the request and response schemas, unary or
  * server-streaming, and every HTTP+JSON route of its `google.api.http`
  * annotation (primary and additional bindings) with the path template parsed
- * into literal and variable segments.
+ * into literal and variable segments. The routes go to `<file>_routes.ts`,
+ * which names no descriptor; the bindings (`<file>_bindings.ts`) import them.
  */
 import {
   type DescExtension,
@@ -122,10 +123,14 @@ function lowerCamel(name: string): string {
   return head.toLowerCase() + name.slice(head.length);
 }
 
-function printService(f: GeneratedFile, service: DescService, http: { ext: DescExtension; rule: DescMessage }): void {
-  const serviceSymbol = f.importSchema(service);
-  f.print(f.jsDoc(`The A2A bindings of ${service.typeName}, one entry per RPC, in declaration order.`));
-  f.print(f.export("const", `${lowerCamel(service.name)}Bindings`), " = {");
+/**
+ * The HTTP+JSON routes of each RPC, in a file of their own that imports
+ * nothing: a client bundle reads them without the descriptors (a bundler
+ * splits code by file, so a file shared with the bindings would bring them).
+ */
+function printRoutes(f: GeneratedFile, service: DescService, http: { ext: DescExtension; rule: DescMessage }): void {
+  f.print(f.jsDoc(`The HTTP+JSON routes of each RPC of ${service.typeName}, in declaration order.`));
+  f.print(f.export("const", routesTableName(service)), " = {");
   for (const method of service.methods) {
     if (method.methodKind !== "unary" && method.methodKind !== "server_streaming") {
       throw new Error(`${method.name}: ${method.methodKind} has no JSON-RPC or HTTP+JSON binding`);
@@ -133,6 +138,26 @@ function printService(f: GeneratedFile, service: DescService, http: { ext: DescE
     const ruleValue = getOption(method, http.ext as DescExtension) as never;
     const rule = ruleValue ? (toJson(http.rule, ruleValue) as HttpRuleJson) : undefined;
     const routes = rule ? routesOf(rule, method.input, method.name) : [];
+    f.print("  ", method.name, ": [");
+    for (const route of routes) {
+      f.print("    ", JSON.stringify(route), ",");
+    }
+    f.print("  ],");
+  }
+  f.print("} as const;");
+  f.print();
+}
+
+function routesTableName(service: DescService): string {
+  return `${lowerCamel(service.name)}HttpRoutes`;
+}
+
+function printService(f: GeneratedFile, service: DescService, routesFile: string): void {
+  const serviceSymbol = f.importSchema(service);
+  const routes = f.import(routesTableName(service), routesFile);
+  f.print(f.jsDoc(`The A2A bindings of ${service.typeName}, one entry per RPC, in declaration order.`));
+  f.print(f.export("const", `${lowerCamel(service.name)}Bindings`), " = {");
+  for (const method of service.methods) {
     f.print("  ", method.name, ": {");
     f.print("    name: ", f.string(method.name), ",");
     f.print("    jsonRpcMethod: ", f.string(method.name), ",");
@@ -140,11 +165,7 @@ function printService(f: GeneratedFile, service: DescService, http: { ext: DescE
     f.print("    rpc: ", serviceSymbol, ".method.", method.localName, ",");
     f.print("    input: ", f.importSchema(method.input), ",");
     f.print("    output: ", f.importSchema(method.output), ",");
-    f.print("    http: [");
-    for (const route of routes) {
-      f.print("      ", JSON.stringify(route), ",");
-    }
-    f.print("    ],");
+    f.print("    http: ", routes, ".", method.name, ",");
     f.print("  },");
   }
   f.print("} as const;");
@@ -155,9 +176,13 @@ function generateTs(schema: Schema): void {
   const http = findHttpExtension(schema.allFiles);
   for (const file of schema.files) {
     if (file.services.length === 0) continue;
+    const routes = schema.generateFile(`${file.name}_routes.ts`);
+    routes.preamble(file);
+    for (const service of file.services) printRoutes(routes, service, http);
     const f = schema.generateFile(`${file.name}_bindings.ts`);
     f.preamble(file);
-    for (const service of file.services) printService(f, service, http);
+    const routesFile = `./${file.name.split("/").pop()}_routes.js`;
+    for (const service of file.services) printService(f, service, routesFile);
   }
 }
 

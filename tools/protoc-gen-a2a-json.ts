@@ -395,7 +395,7 @@ function mapValueType(f: GeneratedFile, field: DescField): Printable {
 
 function printWriter(f: GeneratedFile, rt: Runtime, message: DescMessage): void {
   const shape = f.importShape(message);
-  f.print(`function write${baseName(message)}(m: `, shape, "): string {");
+  f.print(`export function write${baseName(message)}(m: `, shape, "): string {");
   f.print(`  if (m.$typeName !== ${JSON.stringify(message.typeName)}) `, rt.bail, "();");
   f.print(`  let s = "{";`);
   for (const field of [...message.fields].sort((a, b) => a.number - b.number)) printWriteField(f, rt, field);
@@ -538,7 +538,7 @@ function printReadCase(f: GeneratedFile, rt: Runtime, field: DescField, bit: num
 function printReader(f: GeneratedFile, rt: Runtime, message: DescMessage): void {
   const shape = f.importShape(message);
   if (message.fields.length > 30) throw new Error(`${message}: more than 30 fields; extend the seen-bits`);
-  f.print(`function read${baseName(message)}(j: unknown, v: boolean, d: number): `, shape, " {");
+  f.print(`export function read${baseName(message)}(j: unknown, v: boolean, d: number): `, shape, " {");
   f.print('  if (typeof j !== "object" || j === null || Array.isArray(j) || d > ', rt.MAX_DEPTH, ") ", rt.bail, "();");
   f.print("  const m = ", zeroMessage(message), " as ", shape, ";");
   const oneofs = new Map(message.oneofs.map((o, i) => [o, `oneof${i}`] as const));
@@ -574,7 +574,7 @@ function printReader(f: GeneratedFile, rt: Runtime, message: DescMessage): void 
  */
 function printValid(f: GeneratedFile, rt: Runtime, message: DescMessage): void {
   const shape = f.importShape(message);
-  f.print(`function valid${baseName(message)}(m: `, shape, "): boolean {");
+  f.print(`export function valid${baseName(message)}(m: `, shape, "): boolean {");
   f.print("  ", rt.spend, "(1);");
   const required = message.fields.filter(isRequired);
   if (required.length > 0) {
@@ -636,6 +636,13 @@ function printValidEnum(f: GeneratedFile, field: DescField, known: string): void
 
 function printEnum(f: GeneratedFile, rt: Runtime, e: DescEnum): void {
   const name = enumName(e);
+  // The values by their names in the generated TypeScript enum: code that must not load the enum's file (it
+  // holds the descriptors, and a bundler splits code by file) reads them here.
+  f.print(f.jsDoc(`The values of ${e.typeName}, by the names of its generated TypeScript enum.`));
+  f.print(`export const ${name[0]?.toLowerCase()}${name.slice(1)}Values = {`);
+  for (const value of e.values) f.print(`  ${value.localName}: ${value.number},`);
+  f.print("} as const;");
+  f.print();
   f.print(`function write${name}(x: number): string {`);
   f.print("  switch (x) {");
   const seen = new Set<number>();
@@ -653,7 +660,8 @@ function printEnum(f: GeneratedFile, rt: Runtime, e: DescEnum): void {
   for (const value of e.values) numbers.set(enumValueJsonName(value), value.number);
   for (const value of e.values) numbers.set(value.name, value.number);
   // Open enums take any int32 number as is; a request (`v`) takes only the declared ones (src/a2a/enum-values.ts).
-  f.print(`function read${name}(x: unknown, v: boolean): number {`);
+  // Exported: the client reads a caller's enum value (a name or a number) with it, without the enum's descriptor.
+  f.print(`export function read${name}(x: unknown, v: boolean): number {`);
   f.print("  switch (x) {");
   for (const [n, number] of numbers) f.print(`    case ${JSON.stringify(n)}: return ${number};`);
   f.print("  }");
@@ -688,7 +696,9 @@ function generateTs(schema: Schema): void {
     const { supported, without } = supportedMessages(file);
     warnWithout(file, without);
     if (supported.size === 0) continue;
-    const f = schema.generateFile(`${file.name}_json.ts`);
+    // Two files: the codecs and the client's table, which name no descriptor, and the table keyed by
+    // descriptor. A bundler splits code by file: a client reaching the codecs alone leaves the descriptors out.
+    const f = schema.generateFile(`${file.name}_json_codecs.ts`);
     f.preamble(file);
     const rt = Object.fromEntries(
       [
@@ -721,21 +731,25 @@ function generateTs(schema: Schema): void {
       printReader(f, rt, message);
       printValid(f, rt, message);
     }
-    const codec = f.import("JsonCodec", RUNTIME, true);
-    const descMessage = f.import("DescMessage", "@bufbuild/protobuf", true);
-    f.print(
-      f.jsDoc(
+    printClientTable(f, file, supported);
+    const t = schema.generateFile(`${file.name}_json.ts`);
+    t.preamble(file);
+    const codecsFile = `./${file.name.split("/").pop()}_json_codecs.js`;
+    const codec = t.import("JsonCodec", RUNTIME, true);
+    const descMessage = t.import("DescMessage", "@bufbuild/protobuf", true);
+    t.print(
+      t.jsDoc(
         `ProtoJSON codecs of the messages of ${file.proto.name} that have one (see tools/protoc-gen-a2a-json.ts): ` +
           "a fast path that bails out to the reflective codec on anything it does not handle exactly.",
       ),
     );
-    f.print(
-      f.export("const", fileTableName(file, "JsonCodecs")),
+    t.print(
+      t.export("const", fileTableName(file, "JsonCodecs")),
       ": ReadonlyMap<",
       descMessage,
       ", ",
       codec,
-      "> = new Map<",
+      "> = /*@__PURE__*/ new Map<",
       descMessage,
       ", ",
       codec,
@@ -743,18 +757,54 @@ function generateTs(schema: Schema): void {
     );
     for (const message of ordered) {
       const name = baseName(message);
-      f.print(
+      t.print(
         "  [",
-        f.importSchema(message),
-        `, { write: write${name} as `,
+        t.importSchema(message),
+        ", { write: ",
+        t.import(`write${name}`, codecsFile),
+        " as ",
         codec,
-        `["write"], read: read${name}, valid: valid${name} as `,
+        `["write"], read: `,
+        t.import(`read${name}`, codecsFile),
+        ", valid: ",
+        t.import(`valid${name}`, codecsFile),
+        " as ",
         codec,
         `["valid"] }],`,
       );
     }
-    f.print("]);");
+    t.print("]);");
   }
+}
+
+/**
+ * The calling side's table: per RPC of the file's services, the writer of
+ * its request and the reader of its reply (undefined for a type without a
+ * codec). It names no descriptor, so a client that reaches the codecs through
+ * it leaves protobuf-es's reflection, and the codecs it never calls (request
+ * readers, reply writers, the validity checks), out of its bundle.
+ */
+function printClientTable(f: GeneratedFile, file: DescFile, supported: ReadonlySet<DescMessage>): void {
+  const codecOf = (m: DescMessage, kind: "write" | "read") =>
+    supported.has(m) ? `${kind}${baseName(m)}` : "undefined";
+  f.print(
+    f.jsDoc(
+      `The calling side's codecs of each RPC of ${file.proto.name}: the request's writer and the reply's reader ` +
+        "(undefined where the type has no codec). Reaching the codecs through this table names no descriptor.",
+    ),
+  );
+  f.print(f.export("const", fileTableName(file, "ClientJson")), " = {");
+  const seen = new Set<string>();
+  for (const service of file.services) {
+    for (const method of service.methods) {
+      if (seen.has(method.name)) throw new Error(`${method.name}: two services of ${file.name} declare it`);
+      seen.add(method.name);
+      f.print(
+        `  ${method.name}: { write: ${codecOf(method.input, "write")}, read: ${codecOf(method.output, "read")} },`,
+      );
+    }
+  }
+  f.print("} as const;");
 }
 
 runNodeJs(

@@ -4,8 +4,9 @@
  * `messageId` (REQUIRED). Universal: the id comes from the Web Crypto
  * `randomUUID`, which Node, browsers, Deno, Bun and workerd all provide.
  */
-import { create, type JsonObject } from "@bufbuild/protobuf";
-import { type Message, MessageSchema, type Part, Role } from "../../gen/a2a_pb.js";
+import type { JsonObject } from "@bufbuild/protobuf";
+import { roleValues } from "../../gen/a2a_json_codecs.js";
+import type { Message, Part, Role } from "../../gen/a2a_pb.js";
 import { textPart } from "./parts.js";
 
 /** Where a message belongs, and what else it carries. */
@@ -31,25 +32,27 @@ function partsOf(content: MessageContent): Part[] {
   return Array.isArray(content) ? [...content] : [content as Part];
 }
 
+/** The message `create(MessageSchema, …)` would make, built as the plain object it is (no descriptor needed). */
 function message(role: Role, content: MessageContent, options: MessageOptions): Message {
-  return create(MessageSchema, {
+  return {
+    $typeName: "lf.a2a.v1.Message",
     messageId: options.messageId ?? globalThis.crypto.randomUUID(),
-    role,
-    parts: partsOf(content),
     contextId: options.contextId ?? "",
     taskId: options.taskId ?? "",
+    role,
+    parts: partsOf(content),
+    ...(options.metadata ? { metadata: options.metadata } : {}),
     extensions: [...(options.extensions ?? [])],
     referenceTaskIds: [...(options.referenceTaskIds ?? [])],
-    ...(options.metadata ? { metadata: options.metadata } : {}),
-  });
+  };
 }
 
 /** A message from the caller (`ROLE_USER`). */
 export function userMessage(content: MessageContent, options: MessageOptions = {}): Message {
-  return message(Role.USER, content, options);
+  return message(roleValues.USER, content, options);
 }
 
 /** A message from the agent (`ROLE_AGENT`). */
 export function agentMessage(content: MessageContent, options: MessageOptions = {}): Message {
-  return message(Role.AGENT, content, options);
+  return message(roleValues.AGENT, content, options);
 }

@@ -5,9 +5,9 @@
  * a `mediaType` only when the caller gives one; a reader treats a text part
  * without one as `text/plain`.
  */
-import { create, fromJson, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
-import { ValueSchema } from "@bufbuild/protobuf/wkt";
-import { type Part, PartSchema } from "../../gen/a2a_pb.js";
+import type { JsonObject } from "@bufbuild/protobuf";
+import type { Part } from "../../gen/a2a_pb.js";
+import { part } from "./part-value.js";
 import type { FieldViolation } from "./required-fields.js";
 
 /** What every part may carry besides its content. */
@@ -24,24 +24,13 @@ export interface FilePartOptions extends PartOptions {
   filename?: string;
 }
 
-function part(content: Part["content"], options: FilePartOptions): Part {
-  return create(PartSchema, {
-    content,
-    mediaType: options.mediaType ?? "",
-    filename: options.filename ?? "",
-    ...(options.metadata ? { metadata: options.metadata } : {}),
-  });
-}
-
 /** A text part. */
 export function textPart(text: string, options: PartOptions = {}): Part {
   return part({ case: "text", value: text }, options);
 }
 
-/** A structured-data part holding any JSON value (object, array, string, number, boolean or null). */
-export function dataPart(data: JsonValue, options: PartOptions = {}): Part {
-  return part({ case: "data", value: fromJson(ValueSchema, data) }, options);
-}
+// In a file of its own: it needs protobuf-es's reflection (a bundler splits code by file).
+export { dataPart } from "./data-part.js";
 
 /** A file part with its bytes inline (`raw`, base64 in JSON). */
 export function filePart(bytes: Uint8Array, options: FilePartOptions = {}): Part {

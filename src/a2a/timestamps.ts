@@ -3,6 +3,7 @@
  * `…00.000Z` are the same instant, and a fixed-width string comparison that
  * mixes precisions orders them wrongly.
  */
+import { protoInt64 } from "@bufbuild/protobuf";
 import { type Timestamp, timestampDate, timestampFromDate, timestampFromMs } from "@bufbuild/protobuf/wkt";
 
 export { timestampDate, timestampFromDate, timestampFromMs };
@@ -23,10 +24,9 @@ export function parseTimestamp(text: string): Timestamp | undefined {
   return timestampFromMsAndNanos(ms, nanos);
 }
 
+/** The Timestamp `timestampFromMs` makes, built as the plain object it is (no descriptor needed). */
 function timestampFromMsAndNanos(wholeSecondMs: number, nanos: number): Timestamp {
-  const ts = timestampFromMs(wholeSecondMs);
-  ts.nanos = nanos;
-  return ts;
+  return { $typeName: "google.protobuf.Timestamp", seconds: protoInt64.parse(Math.floor(wholeSecondMs / 1000)), nanos };
 }
 
 /** The spec's preferred form (§5.6.1): UTC with millisecond precision, `YYYY-MM-DDTHH:mm:ss.sssZ`. */

@@ -9,30 +9,29 @@
  * subscription reads on through a pause to the terminal state (spec §3.1.6),
  * and ends cleanly where an agent closes it at the pause.
  */
-import { create, isMessage, type JsonObject, type MessageInitShape } from "@bufbuild/protobuf";
+import type { JsonObject, MessageInitShape } from "@bufbuild/protobuf";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
-import {
-  type AgentCard,
-  CancelTaskRequestSchema,
-  DeleteTaskPushNotificationConfigRequestSchema,
-  GetExtendedAgentCardRequestSchema,
-  GetTaskPushNotificationConfigRequestSchema,
-  GetTaskRequestSchema,
-  ListTaskPushNotificationConfigsRequestSchema,
-  type ListTaskPushNotificationConfigsResponse,
-  ListTasksRequestSchema,
-  type ListTasksResponse,
-  type Message,
-  MessageSchema,
-  SendMessageRequestSchema,
-  type StreamResponse,
-  StreamResponseSchema,
-  SubscribeToTaskRequestSchema,
-  type Task,
-  type TaskPushNotificationConfig,
+import { readTaskState, taskStateValues } from "../../gen/a2a_json_codecs.js";
+import type {
+  AgentCard,
+  CancelTaskRequest,
+  DeleteTaskPushNotificationConfigRequest,
+  GetExtendedAgentCardRequest,
+  GetTaskPushNotificationConfigRequest,
+  GetTaskRequest,
+  ListTaskPushNotificationConfigsRequest,
+  ListTaskPushNotificationConfigsResponse,
+  ListTasksRequest,
+  ListTasksResponse,
+  Message,
+  SendMessageConfiguration,
+  SendMessageRequest,
+  StreamResponse,
+  SubscribeToTaskRequest,
+  Task,
+  TaskPushNotificationConfig,
   TaskPushNotificationConfigSchema,
   TaskState,
-  TaskStateSchema,
 } from "../../gen/a2a_pb.js";
 import type { HitlResponse } from "../../gen/novaos/v1/hitl_pb.js";
 import {
@@ -57,15 +56,16 @@ import {
 import type { AuthProvider } from "../http/auth.js";
 import { CallScope } from "../http/call-scope.js";
 import { injectTraceContext } from "../http/trace-headers.js";
-import { createMessageWithHitlResponse } from "../messages/message-builder.js";
 import { validateHostAllowed } from "../runtime/config.js";
 import type { CallOptions, HeadersInput } from "./call-options.js";
 import { type ClientConfig, type ResolvedClientConfig, resolveClientConfig } from "./client-config.js";
+import { loadReflective } from "./codecs.js";
 import { HttpJsonTransport } from "./http-json-transport.js";
 import { type CallResult, type ClientCallInterceptor, createCallContext, runAfter, runBefore } from "./interceptors.js";
 import { interfaceAt, selectInterface, tenantFromCard } from "./interface-selection.js";
 import { JsonRpcTransport } from "./jsonrpc-transport.js";
-import { type MessageAddressing, type MessageInput, toMessage } from "./message-input.js";
+import { addressMessage, plainMessage } from "./message-copy.js";
+import type { MessageAddressing, MessageInput } from "./message-input.js";
 import type {
   ClientTransport,
   ClientTransportFactory,
@@ -223,10 +223,12 @@ function optionalInt(field: string, value: number | undefined, min: number): num
 }
 
 function taskStateOf(value: TaskState | string): TaskState {
-  if (typeof value === "number" && TaskStateSchema.value[value]) return value;
-  const byName = typeof value === "string" ? TaskStateSchema.values.find((v) => v.name === value) : undefined;
-  if (byName) return byName.number as TaskState;
-  throw new NovaOSValidationError(`status ${JSON.stringify(value)} is not a TaskState`, { field: "status" });
+  try {
+    // A declared TaskState: its number, or its proto name.
+    return readTaskState(value, true);
+  } catch {
+    throw new NovaOSValidationError(`status ${JSON.stringify(value)} is not a TaskState`, { field: "status" });
+  }
 }
 
 function timestampOf(value: string | Date | Timestamp): Timestamp {
@@ -245,9 +247,21 @@ function timestampOf(value: string | Date | Timestamp): Timestamp {
 }
 
 function frameOf(result: Task | Message): StreamResponse {
-  return create(StreamResponseSchema, {
-    payload: isMessage(result, MessageSchema) ? { case: "message", value: result } : { case: "task", value: result },
-  });
+  return {
+    $typeName: "lf.a2a.v1.StreamResponse",
+    payload:
+      result.$typeName === "lf.a2a.v1.Message" ? { case: "message", value: result } : { case: "task", value: result },
+  };
+}
+
+/** `{ [key]: value }`, or `{}` when value is undefined: a field `create` would leave unset. */
+function ifSet<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
+
+/** Whether `value` is a generated message of `typeName` (protobuf-es's `isMessage`, without the descriptor). */
+function isMessageOf<T extends { $typeName: string }>(value: unknown, typeName: T["$typeName"]): value is T {
+  return typeof value === "object" && value !== null && (value as { $typeName?: unknown }).$typeName === typeName;
 }
 
 export class Client implements AsyncDisposable {
@@ -364,7 +378,7 @@ export class Client implements AsyncDisposable {
    * agent answered without creating a task.
    */
   async sendMessage(message: MessageInput, options: SendMessageOptions = {}): Promise<Task | Message> {
-    const reply = await this.#unary("SendMessage", this.#sendRequest(message, options, false), options);
+    const reply = await this.#unary("SendMessage", await this.#sendRequest(message, options, false), options);
     return reply.payload.value as Task | Message;
   }
 
@@ -419,6 +433,8 @@ export class Client implements AsyncDisposable {
     options: SendHitlResponseOptions = {},
   ): Promise<Task | Message> {
     const { inputValue, content, responseMetadata, ...send } = options;
+    // The HITL payload is written by the reflective message builder, loaded on first use.
+    const { createMessageWithHitlResponse } = await loadReflective();
     const message = createMessageWithHitlResponse(
       content ?? inputValue ?? requireId("actionId", actionId),
       actionId,
@@ -442,27 +458,31 @@ export class Client implements AsyncDisposable {
 
   /** A2A GetTask: the task as the agent holds it now. */
   async getTask(taskId: string, options: GetTaskOptions = {}): Promise<Task> {
-    const request = create(GetTaskRequestSchema, {
+    const request: GetTaskRequest = {
+      $typeName: "lf.a2a.v1.GetTaskRequest",
       tenant: this.tenant ?? "",
       id: requireId("taskId", taskId),
-      historyLength: optionalInt("historyLength", options.historyLength, 0),
-    });
+      ...ifSet("historyLength", optionalInt("historyLength", options.historyLength, 0)),
+    };
     return this.#unary("GetTask", request, options);
   }
 
   /** A2A ListTasks: one page. A non-empty `nextPageToken` means there is more. */
   async listTasks(options: ListTasksOptions = {}): Promise<ListTasksResponse> {
-    const request = create(ListTasksRequestSchema, {
+    const request: ListTasksRequest = {
+      $typeName: "lf.a2a.v1.ListTasksRequest",
       tenant: this.tenant ?? "",
       contextId: options.contextId ?? "",
-      status: options.status === undefined ? TaskState.UNSPECIFIED : taskStateOf(options.status),
-      pageSize: optionalInt("pageSize", options.pageSize, 1),
+      status: options.status === undefined ? taskStateValues.UNSPECIFIED : taskStateOf(options.status),
+      ...ifSet("pageSize", optionalInt("pageSize", options.pageSize, 1)),
       pageToken: options.pageToken ?? "",
-      historyLength: optionalInt("historyLength", options.historyLength, 0),
-      statusTimestampAfter:
+      ...ifSet("historyLength", optionalInt("historyLength", options.historyLength, 0)),
+      ...ifSet(
+        "statusTimestampAfter",
         options.statusTimestampAfter === undefined ? undefined : timestampOf(options.statusTimestampAfter),
-      includeArtifacts: options.includeArtifacts,
-    });
+      ),
+      ...ifSet("includeArtifacts", options.includeArtifacts),
+    };
     return this.#unary("ListTasks", request, options);
   }
 
@@ -492,11 +512,12 @@ export class Client implements AsyncDisposable {
    */
   async cancelTask(taskId: string, options: CancelTaskOptions = {}): Promise<Task> {
     const metadata = this.#requestMetadata(options.metadata);
-    const request = create(CancelTaskRequestSchema, {
+    const request: CancelTaskRequest = {
+      $typeName: "lf.a2a.v1.CancelTaskRequest",
       tenant: this.tenant ?? "",
       id: requireId("taskId", taskId),
-      ...(metadata ? { metadata } : {}),
-    });
+      ...ifSet("metadata", metadata),
+    };
     return this.#unary("CancelTask", request, options);
   }
 
@@ -508,8 +529,11 @@ export class Client implements AsyncDisposable {
    * the stream right after an interrupted state ends it cleanly there.
    */
   subscribeToTask(taskId: string, options: CallOptions = {}): AsyncGenerator<StreamResponse, void, undefined> {
-    const request = () =>
-      create(SubscribeToTaskRequestSchema, { tenant: this.tenant ?? "", id: requireId("taskId", taskId) });
+    const request = (): SubscribeToTaskRequest => ({
+      $typeName: "lf.a2a.v1.SubscribeToTaskRequest",
+      tenant: this.tenant ?? "",
+      id: requireId("taskId", taskId),
+    });
     return this.#stream("SubscribeToTask", request, options, true);
   }
 
@@ -518,7 +542,10 @@ export class Client implements AsyncDisposable {
     config: TaskPushNotificationConfig | MessageInitShape<typeof TaskPushNotificationConfigSchema>,
     options: CallOptions = {},
   ): Promise<TaskPushNotificationConfig> {
-    const request = create(TaskPushNotificationConfigSchema, { ...config });
+    // A generated config is copied as `create` would (its own object); its fields alone need the reflective builder.
+    const request = isMessageOf<TaskPushNotificationConfig>(config, "lf.a2a.v1.TaskPushNotificationConfig")
+      ? { ...config }
+      : (await loadReflective()).pushConfig({ ...config });
     requireId("taskId", request.taskId);
     requireId("url", request.url);
     if (request.tenant === "") request.tenant = this.tenant ?? "";
@@ -531,11 +558,12 @@ export class Client implements AsyncDisposable {
     configId: string,
     options: CallOptions = {},
   ): Promise<TaskPushNotificationConfig> {
-    const request = create(GetTaskPushNotificationConfigRequestSchema, {
+    const request: GetTaskPushNotificationConfigRequest = {
+      $typeName: "lf.a2a.v1.GetTaskPushNotificationConfigRequest",
       tenant: this.tenant ?? "",
       taskId: requireId("taskId", taskId),
       id: requireId("configId", configId),
-    });
+    };
     return this.#unary("GetTaskPushNotificationConfig", request, options);
   }
 
@@ -544,32 +572,34 @@ export class Client implements AsyncDisposable {
     taskId: string,
     options: ListPushConfigsOptions = {},
   ): Promise<ListTaskPushNotificationConfigsResponse> {
-    const request = create(ListTaskPushNotificationConfigsRequestSchema, {
+    const request: ListTaskPushNotificationConfigsRequest = {
+      $typeName: "lf.a2a.v1.ListTaskPushNotificationConfigsRequest",
       tenant: this.tenant ?? "",
       taskId: requireId("taskId", taskId),
       pageSize: optionalInt("pageSize", options.pageSize, 0) ?? 0,
       pageToken: options.pageToken ?? "",
-    });
+    };
     return this.#unary("ListTaskPushNotificationConfigs", request, options);
   }
 
   /** A2A DeleteTaskPushNotificationConfig. */
   async deleteTaskPushNotificationConfig(taskId: string, configId: string, options: CallOptions = {}): Promise<void> {
-    const request = create(DeleteTaskPushNotificationConfigRequestSchema, {
+    const request: DeleteTaskPushNotificationConfigRequest = {
+      $typeName: "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest",
       tenant: this.tenant ?? "",
       taskId: requireId("taskId", taskId),
       id: requireId("configId", configId),
-    });
+    };
     await this.#unary("DeleteTaskPushNotificationConfig", request, options);
   }
 
   /** A2A GetExtendedAgentCard: the card an authenticated caller may see. */
   async getExtendedAgentCard(options: CallOptions = {}): Promise<AgentCard> {
-    return this.#unary(
-      "GetExtendedAgentCard",
-      create(GetExtendedAgentCardRequestSchema, { tenant: this.tenant ?? "" }),
-      options,
-    );
+    const request: GetExtendedAgentCardRequest = {
+      $typeName: "lf.a2a.v1.GetExtendedAgentCardRequest",
+      tenant: this.tenant ?? "",
+    };
+    return this.#unary("GetExtendedAgentCard", request, options);
   }
 
   /**
@@ -596,28 +626,42 @@ export class Client implements AsyncDisposable {
     return Object.keys(metadata).length > 0 ? metadata : undefined;
   }
 
-  #sendRequest(message: MessageInput, options: SendMessageOptions, streaming: boolean): MethodInput<"SendMessage"> {
+  async #sendRequest(
+    message: MessageInput,
+    options: SendMessageOptions,
+    streaming: boolean,
+  ): Promise<MethodInput<"SendMessage">> {
     const modes = options.acceptedOutputModes?.length ? options.acceptedOutputModes : this.config.acceptedOutputModes;
     const push = options.taskPushNotificationConfig ?? this.config.pushNotificationConfig;
     const historyLength = optionalInt("historyLength", options.historyLength, 0);
     const returnImmediately = !streaming && (options.returnImmediately ?? this.config.polling);
     const configured = modes.length > 0 || push !== undefined || historyLength !== undefined || returnImmediately;
     const metadata = this.#requestMetadata(options.metadata);
-    return create(SendMessageRequestSchema, {
+    // Built as the plain objects `create` makes; only fields given as such (not generated messages) need the reflection.
+    const copy = plainMessage(message);
+    const sent = copy ? addressMessage(copy, options) : (await loadReflective()).toMessage(message, options);
+    const configuration: SendMessageConfiguration | undefined = configured
+      ? {
+          $typeName: "lf.a2a.v1.SendMessageConfiguration",
+          acceptedOutputModes: [...modes],
+          ...ifSet("historyLength", historyLength),
+          returnImmediately,
+          ...ifSet(
+            "taskPushNotificationConfig",
+            push === undefined || isMessageOf<TaskPushNotificationConfig>(push, "lf.a2a.v1.TaskPushNotificationConfig")
+              ? push
+              : (await loadReflective()).pushConfig(push),
+          ),
+        }
+      : undefined;
+    const request: SendMessageRequest = {
+      $typeName: "lf.a2a.v1.SendMessageRequest",
       tenant: this.tenant ?? "",
-      message: toMessage(message, options),
-      ...(configured
-        ? {
-            configuration: {
-              acceptedOutputModes: [...modes],
-              historyLength,
-              returnImmediately,
-              ...(push ? { taskPushNotificationConfig: push } : {}),
-            },
-          }
-        : {}),
-      ...(metadata ? { metadata } : {}),
-    });
+      message: sent,
+      ...ifSet("configuration", configuration),
+      ...ifSet("metadata", metadata),
+    };
+    return request;
   }
 
   /**
@@ -675,12 +719,12 @@ export class Client implements AsyncDisposable {
    */
   async *#stream<M extends StreamingMethod>(
     method: M,
-    buildRequest: () => MethodInput<M>,
+    buildRequest: () => MethodInput<M> | Promise<MethodInput<M>>,
     options: CallOptions,
     untilTerminal = false,
   ): AsyncGenerator<StreamResponse, void, undefined> {
     this.#open();
-    const request = buildRequest();
+    const request = await buildRequest();
     const scope = new CallScope(options.signal, options.timeoutMs, this.#closing.signal);
     const context = options.context ?? createCallContext();
     const common = { method, binding: this.binding, request, agentCard: this.agentCard, context };

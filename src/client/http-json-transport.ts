@@ -8,12 +8,13 @@
  */
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import type { StreamResponse } from "../../gen/a2a_pb.js";
-import { type A2AHttpRoute, a2aServiceBindings, httpRoutesOf } from "../a2a/bindings.js";
+import { a2aServiceHttpRoutes } from "../../gen/a2a_routes.js";
+import type { A2AHttpRoute } from "../a2a/bindings.js";
 import { A2A_JSON_MEDIA_TYPE, JSON_MEDIA_TYPE, PROTOCOL_BINDING_HTTP_JSON, SSE_MEDIA_TYPE } from "../a2a/constants.js";
 import { fromHttpError } from "../a2a/error-wire.js";
 import { isJsonObject } from "../a2a/json-object.js";
-import { encodeMessage } from "../a2a/protojson.js";
 import type { SseEvent } from "../a2a/sse.js";
+import { requestJson } from "./codecs.js";
 import { parseEventJson } from "./http-stream.js";
 import { type HttpCallCodec, HttpTransport } from "./http-transport.js";
 import type { HttpTransportOptions } from "./http-transport-options.js";
@@ -37,10 +38,8 @@ function appendQuery(query: URLSearchParams, prefix: string, value: JsonValue): 
   }
 }
 
-function planRequest(method: Method, request: unknown, baseUrl: string): HttpRequestPlan {
-  const binding = a2aServiceBindings[method];
-  const json = encodeMessage(binding.input, request as never) as JsonObject;
-  const routes = httpRoutesOf(binding);
+function planRequest(method: Method, json: JsonObject, baseUrl: string): HttpRequestPlan {
+  const routes: readonly A2AHttpRoute[] = a2aServiceHttpRoutes[method];
   const tenant = typeof json.tenant === "string" && json.tenant !== "";
   const route = routes.find((r) => r.tenant === tenant) ?? (routes[0] as A2AHttpRoute);
   const rest: JsonObject = { ...json };
@@ -75,7 +74,7 @@ function planRequest(method: Method, request: unknown, baseUrl: string): HttpReq
 }
 
 /** A frame, or the google.rpc.Status an agent sends as an `error` event mid-stream. */
-function readFrame(event: SseEvent): StreamResponse {
+function readFrame(event: SseEvent): StreamResponse | Promise<StreamResponse> {
   const json = parseEventJson(event);
   if (isJsonObject(json) && isJsonObject(json.error)) {
     const status = typeof json.error.code === "number" ? json.error.code : 500;
@@ -93,8 +92,8 @@ export class HttpJsonTransport extends HttpTransport {
           unary: `${A2A_JSON_MEDIA_TYPE}, ${JSON_MEDIA_TYPE}`,
           stream: `${SSE_MEDIA_TYPE}, ${A2A_JSON_MEDIA_TYPE}`,
         },
-        open: (rpc, request) => ({
-          ...planRequest(rpc, request, options.baseUrl),
+        open: async (rpc, request) => ({
+          ...planRequest(rpc, await requestJson(rpc, request as never), options.baseUrl),
           result: (json) => json,
           frame: readFrame,
         }),

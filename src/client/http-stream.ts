@@ -31,7 +31,7 @@ export function parseEventJson(event: SseEvent): unknown {
 
 export async function* readFrames(
   response: Response,
-  readFrame: (event: SseEvent) => StreamResponse,
+  readFrame: (event: SseEvent) => StreamResponse | Promise<StreamResponse>,
   maxEventBytes: number | undefined,
 ): AsyncGenerator<readonly StreamResponse[], void, undefined> {
   const body = response.body;
@@ -46,7 +46,9 @@ export async function* readFrames(
       for (const event of decoder.feed(chunk)) {
         if (event.data.trim() === "") continue;
         try {
-          frames.push(readFrame(event));
+          const frame = readFrame(event);
+          // A promise only where a frame takes the reflective path: the usual frame costs no await.
+          frames.push(frame instanceof Promise ? await frame : frame);
         } catch (e) {
           failed = true;
           failure = e;

@@ -29,8 +29,8 @@ export interface HttpCallCodec {
   readonly body: string | undefined;
   /** The RPC's result (ProtoJSON) in a reply body; an error answer in it is thrown. */
   result(json: unknown): unknown;
-  /** The frame of one SSE event. */
-  frame(event: SseEvent): StreamResponse;
+  /** The frame of one SSE event (a promise where it takes the reflective path). */
+  frame(event: SseEvent): StreamResponse | Promise<StreamResponse>;
 }
 
 /** An HTTP binding, as the skeleton sees it. */
@@ -38,8 +38,11 @@ export interface HttpBindingCodec {
   readonly binding: ProtocolBinding;
   /** `Accept` of unary calls, and of streaming calls. */
   readonly accept: { readonly unary: string; readonly stream: string };
-  /** The codec of one call. */
-  open(method: transport.UnaryMethod | transport.StreamingMethod, request: unknown): HttpCallCodec;
+  /** The codec of one call (a promise where its request takes the reflective path). */
+  open(
+    method: transport.UnaryMethod | transport.StreamingMethod,
+    request: unknown,
+  ): HttpCallCodec | Promise<HttpCallCodec>;
 }
 
 export class HttpTransport implements transport.ClientTransport {
@@ -58,7 +61,7 @@ export class HttpTransport implements transport.ClientTransport {
     request: transport.MethodInput<M>,
     call: transport.TransportCall,
   ): Promise<transport.MethodOutput<M>> {
-    const codec = this.#codec.open(method, request);
+    const codec = await this.#codec.open(method, request);
     const response = await this.#send(codec, call, this.#codec.accept.unary);
     return decodeReply(method, codec.result(await readJsonBody(response, this.#options.maxResponseBytes)));
   }
@@ -68,10 +71,10 @@ export class HttpTransport implements transport.ClientTransport {
     request: transport.MethodInput<M>,
     call: transport.TransportCall,
   ): AsyncGenerator<readonly StreamResponse[], void, undefined> {
-    const codec = this.#codec.open(method, request);
+    const codec = await this.#codec.open(method, request);
     const response = await this.#send(codec, call, this.#codec.accept.stream);
     if (!isEventStream(response)) {
-      yield [decodeFrame(codec.result(await readJsonBody(response, this.#options.maxResponseBytes)))];
+      yield [await decodeFrame(codec.result(await readJsonBody(response, this.#options.maxResponseBytes)))];
       return;
     }
     yield* readFrames(response, (event) => codec.frame(event), this.#options.maxSseEventBytes);

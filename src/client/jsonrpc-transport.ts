@@ -4,13 +4,13 @@
  * table; streams come back as SSE whose events are JSON-RPC envelopes. The
  * rest of a call is the HTTP transport's (http-transport.ts).
  */
+import type { JsonValue } from "@bufbuild/protobuf";
 import type { StreamResponse } from "../../gen/a2a_pb.js";
-import { a2aServiceBindings } from "../a2a/bindings.js";
 import { JSON_MEDIA_TYPE, PROTOCOL_BINDING_JSONRPC, SSE_MEDIA_TYPE } from "../a2a/constants.js";
 import { InvalidAgentResponseError } from "../a2a/errors.js";
 import { type JsonRpcId, jsonRpcRequestEnvelope, parseJsonRpcResponse } from "../a2a/jsonrpc.js";
-import { encodeMessage } from "../a2a/protojson.js";
 import type { SseEvent } from "../a2a/sse.js";
+import { requestJson } from "./codecs.js";
 import { parseEventJson } from "./http-stream.js";
 import { type HttpCallCodec, HttpTransport } from "./http-transport.js";
 import type { HttpTransportOptions } from "./http-transport-options.js";
@@ -24,8 +24,7 @@ class JsonRpcCall implements HttpCallCodec {
   readonly body: string;
   readonly #id: JsonRpcId;
 
-  constructor(url: string, rpc: UnaryMethod | StreamingMethod, request: unknown, id: number) {
-    const params = encodeMessage(a2aServiceBindings[rpc].input, request as never);
+  constructor(url: string, rpc: UnaryMethod | StreamingMethod, params: JsonValue, id: number) {
     this.url = url;
     this.body = JSON.stringify(jsonRpcRequestEnvelope(rpc, params, id));
     this.#id = id;
@@ -41,7 +40,7 @@ class JsonRpcCall implements HttpCallCodec {
     return reply.result;
   }
 
-  frame(event: SseEvent): StreamResponse {
+  frame(event: SseEvent): StreamResponse | Promise<StreamResponse> {
     return decodeFrame(this.result(parseEventJson(event)));
   }
 }
@@ -53,7 +52,10 @@ export class JsonRpcTransport extends HttpTransport {
       {
         binding: PROTOCOL_BINDING_JSONRPC,
         accept: { unary: JSON_MEDIA_TYPE, stream: `${SSE_MEDIA_TYPE}, ${JSON_MEDIA_TYPE}` },
-        open: (rpc, request) => new JsonRpcCall(options.baseUrl, rpc, request, nextId++),
+        open: async (rpc, request) => {
+          const id = nextId++;
+          return new JsonRpcCall(options.baseUrl, rpc, await requestJson(rpc, request as never), id);
+        },
       },
       options,
     );

@@ -5,11 +5,11 @@
  * does not decode at all, or carries none of the members its type needs, is
  * an InvalidAgentResponseError (-32006), never a half-filled success.
  */
-import { type StreamResponse, StreamResponseSchema } from "../../gen/a2a_pb.js";
-import { type A2AMethodName, a2aServiceBindings } from "../a2a/bindings.js";
+import type { StreamResponse } from "../../gen/a2a_pb.js";
+import type { A2AMethodName } from "../a2a/bindings.js";
 import { InvalidAgentResponseError, InvalidParamsError } from "../a2a/errors.js";
 import { isJsonObject } from "../a2a/json-object.js";
-import { decodeMessage } from "../a2a/protojson.js";
+import { loadReflective, readReplyFast } from "./codecs.js";
 import type { MethodOutput } from "./transport.js";
 
 /**
@@ -36,17 +36,24 @@ function decodeOrInvalid<T>(decode: () => T, what: string): T {
   }
 }
 
-export function decodeReply<M extends A2AMethodName>(method: M, json: unknown): MethodOutput<M> {
-  const binding = a2aServiceBindings[method];
+/**
+ * A reply from its JSON. A promise only when the generated reader bails out
+ * and the reflective path (loaded on first need) answers.
+ */
+export function decodeReply<M extends A2AMethodName>(
+  method: M,
+  json: unknown,
+): MethodOutput<M> | Promise<MethodOutput<M>> {
   const value = method === "SendMessage" ? normalizeSendMessageResult(json) : json;
   if (value !== undefined && value !== null && !isJsonObject(value)) {
     throw new InvalidAgentResponseError(`The agent's ${method} reply is not a JSON object`);
   }
-  const reply = decodeOrInvalid(
-    () => decodeMessage(binding.output, value ?? {}, { validateRequired: false }),
-    `${method} reply`,
-  ) as MethodOutput<M>;
-  return checkReply(method, reply, json);
+  const fast = readReplyFast(method, value ?? {});
+  if (fast !== undefined) return checkReply(method, fast, json);
+  return loadReflective().then((r) => {
+    const reply = decodeOrInvalid(() => r.decodeReply(method, value ?? {}), `${method} reply`) as MethodOutput<M>;
+    return checkReply(method, reply, json);
+  });
 }
 
 /** Refuses a decoded reply that lacks what its type cannot do without (whatever the binding). */
@@ -69,12 +76,15 @@ export function checkFrame(frame: StreamResponse, raw?: unknown): StreamResponse
   return frame;
 }
 
-/** One stream frame from its JSON. */
-export function decodeFrame(json: unknown): StreamResponse {
+/** One stream frame from its JSON (a promise only when the reflective path answers, as for `decodeReply`). */
+export function decodeFrame(json: unknown): StreamResponse | Promise<StreamResponse> {
   if (!isJsonObject(json)) throw new InvalidAgentResponseError("A stream frame is not a JSON object");
-  const frame = decodeOrInvalid(
-    () => decodeMessage(StreamResponseSchema, json, { validateRequired: false }),
-    "stream frame",
+  const fast = readReplyFast("SendStreamingMessage", json);
+  if (fast !== undefined) return checkFrame(fast, json);
+  return loadReflective().then((r) =>
+    checkFrame(
+      decodeOrInvalid(() => r.decodeReply("SendStreamingMessage", json), "stream frame") as StreamResponse,
+      json,
+    ),
   );
-  return checkFrame(frame, json);
 }

@@ -4,8 +4,6 @@
  * of the metadata part. The member keys are read from the generated
  * `NovaOSMetadata` descriptor, so the proto is their one definition.
  */
-import { NovaOSMetadataSchema } from "../../gen/novaos/v1/metadata_pb.js";
-
 /** The vendor media type of NovaOS control metadata (HITL, pauses, errors, progress, tool events). */
 export const NOVAOS_METADATA_MEDIA_TYPE = "application/vnd.novaos.metadata+json";
 
@@ -37,21 +35,6 @@ export const NOVAOS_CONTEXT_METADATA_KEY = "novaosContext";
 /** The media type a text part has when it says none (and that builders therefore leave unset). */
 export const DEFAULT_MEDIA_TYPE = "text/plain";
 
-const field = NovaOSMetadataSchema.field;
-
-/** Member key of a HITL message in the metadata part. */
-export const NOVAOS_HITL_KEY = field.hitl.jsonName;
-/** Member key of a HITL response. */
-export const NOVAOS_HITL_RESPONSE_KEY = field.hitlResponse.jsonName;
-/** Member key of an error message. */
-export const NOVAOS_ERROR_KEY = field.error.jsonName;
-/** Member key of a progress message. */
-export const NOVAOS_PROGRESS_KEY = field.progress.jsonName;
-/** Member key of a connector OAuth pause. */
-export const NOVAOS_PAUSE_OAUTH_KEY = field.oauthRequired.jsonName;
-/** Member key of a write-confirmation pause. */
-export const NOVAOS_PAUSE_WRITE_CONFIRMATION_KEY = field.writeConfirmationRequired.jsonName;
-/** Member key of a skill's failure (`SkillResult.error`). */
-export const NOVAOS_SKILL_ERROR_KEY = field.skillError.jsonName;
-/** Member key of the tool events collected for a non-streaming run. */
-export const NOVAOS_TOOL_EVENTS_KEY = field.toolEvents.jsonName;
+// The member keys of the metadata part, read from its descriptor: in a file of their own, so code that needs
+// only the keys above (a bundler splits code by file) does not bring the descriptor and protobuf-es's reflection.
+export * from "./metadata-member-keys.js";

@@ -120,13 +120,13 @@ describe("make check-generated", () => {
   it("fails when a generated file differs from what the pinned specs produce", async () => {
     const copy = join(scratch, "gen");
     cpSync(join(root, "gen"), copy, { recursive: true });
-    const file = join(copy, "a2a_bindings.ts");
+    const file = join(copy, "a2a_routes.ts");
     writeFileSync(file, readFileSync(file, "utf8").replace('"POST"', '"PUT"'));
     const failure = await run(tsx, ["tools/generate.ts", "--check", "--gen-dir", copy], { cwd: root }).catch(
       (e: { code: number; stderr: string }) => e,
     );
     expect(failure).toMatchObject({ code: 1 });
-    expect((failure as { stderr: string }).stderr).toContain("differs: gen/a2a_bindings.ts");
+    expect((failure as { stderr: string }).stderr).toContain("differs: gen/a2a_routes.ts");
   }, 240_000);
 
   it("marks every generated file as generated", async () => {

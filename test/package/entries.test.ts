@@ -55,7 +55,8 @@ describe("package entries", () => {
   }, 180_000);
 
   it("every runtime dependency is one the build imports", () => {
-    const built = readdirSync(DIST)
+    // One file per module (decision PK360): the whole tree.
+    const built = readdirSync(DIST, { recursive: true, encoding: "utf8" })
       .filter((f) => f.endsWith(".js"))
       .map((f) => readFileSync(path.join(DIST, f), "utf8"))
       .join("\n");
