@@ -27,9 +27,10 @@ import type { StoredTask } from "../server/task-store.js";
 import { PgTaskStore } from "./pg-task-store.js";
 import { type PostgresPool, type Row, run } from "./postgres-pool.js";
 import { PRUNE_EVENTS, taskDigest } from "./task-events.js";
-import { EXPIRED_LEASES, RELEASE_LEASE, RENEW_LEASES, TAKE_LEASE, TASK_AND_LEASE } from "./task-leases.js";
+import { EXPIRED_LEASES, RELEASE_LEASE, RENEW_LEASES, TASK_AND_LEASE } from "./task-leases.js";
 import { TaskNotifications } from "./task-notifications.js";
 import { taskFromRow } from "./task-rows.js";
+import type { LeaseWrite } from "./task-save-batches.js";
 import { followStoredTask } from "./task-subscription.js";
 
 /** How long a run's lease lasts unless renewed. See docs/decisions.md (S660). */
@@ -60,9 +61,10 @@ export interface PgTaskFleetOptions {
 /** A run on this replica and its lease. */
 interface HeldRun {
   readonly run: CoordinatedRun;
-  readonly runId: string;
-  /** Settles once the lease is stored (or could not be). */
-  readonly taken: Promise<void>;
+  /** The run's lease (its take). */
+  readonly lease: LeaseWrite;
+  /** Settles once the lease is stored (true), was not needed or could not be stored (false). */
+  readonly taken: Promise<boolean>;
   readonly unfollow: () => void;
 }
 
@@ -78,6 +80,8 @@ export class PgTaskFleet implements TaskCoordinator {
   readonly #retentionMs: number;
   readonly #retryMs: number;
   readonly #runs = new Map<string, HeldRun>();
+  /** Lease releases not answered yet (close waits for them). */
+  readonly #releasing = new Set<Promise<void>>();
   #timer: ReturnType<typeof setInterval> | undefined;
   #sweeping: Promise<void> | undefined;
 
@@ -112,6 +116,9 @@ export class PgTaskFleet implements TaskCoordinator {
     clearInterval(this.#timer);
     this.#timer = undefined;
     await this.#sweeping;
+    await Promise.all([...this.#runs.values()].map((held) => held.taken));
+    await Promise.all(this.#releasing);
+    await this.taskStore.flushed();
     await this.#notifications.close();
   }
 
@@ -122,16 +129,26 @@ export class PgTaskFleet implements TaskCoordinator {
     const { id } = live.task;
     const digest = taskDigest(id, live.scope);
     const runId = randomUUID();
-    const taken = run(this.#pool, TAKE_LEASE, [live.scope, id, this.replicaId, runId, this.leaseMs, digest]).then(
-      () => undefined,
-      (error: unknown) => this.#logger.error({ err: error, task_id: id }, "could not take the run's lease"),
-    );
-    let held: HeldRun | undefined;
-    const unfollow = this.#notifications.follow(digest, (version) => {
-      // A save of this run that it already knows stored needs no read.
-      if (held && !(version > 0 && version <= live.writer.version)) void this.#reconcile(held, false);
+    // Taken with the next batch of saves (before or with the run's first save); a new task's with its first
+    // save, unless that save stores it terminal.
+    const lease = {
+      scope: live.scope,
+      taskId: id,
+      runId,
+      take: { replicaId: this.replicaId, leaseMs: this.leaseMs, digest },
+    };
+    const taken = (
+      live.writer.version === 0 ? this.taskStore.takeWithFirstSave(lease) : this.taskStore.lease(lease).then(() => true)
+    ).catch((error: unknown) => {
+      this.#logger.error({ err: error, task_id: id }, "could not take the run's lease");
+      return false;
     });
-    held = { run: execution, runId, taken, unfollow };
+    let held: HeldRun | undefined;
+    const unfollow = this.#notifications.follow(digest, (version, runId) => {
+      if (!held || (version === 0 ? runId === held.lease.runId : this.#ownSave(live, version))) return;
+      void this.#reconcile(held, false);
+    });
+    held = { run: execution, lease, taken, unfollow };
     this.#runs.get(live.key)?.unfollow();
     this.#runs.set(live.key, held);
   }
@@ -142,11 +159,26 @@ export class PgTaskFleet implements TaskCoordinator {
     if (held?.run !== execution) return;
     this.#runs.delete(live.key);
     held.unfollow();
-    void held.taken.then(() =>
-      run(this.#pool, RELEASE_LEASE, [live.scope, live.task.id, held.runId]).catch((error: unknown) =>
+    this.taskStore.dropFirstSaveTake(held.lease);
+    // After the take was answered, so never in the same statement as it.
+    const { scope, taskId, runId } = held.lease;
+    const released = held.taken
+      .then((taken) => (taken ? this.taskStore.lease({ scope, taskId, runId }) : undefined))
+      .catch((error: unknown) =>
         this.#logger.warn({ err: error, task_id: live.task.id }, "could not release the run's lease; it expires"),
-      ),
-    );
+      )
+      .finally(() => this.#releasing.delete(released));
+    this.#releasing.add(released);
+  }
+
+  /**
+   * A notification of a version this run stored, or of one while a save of
+   * it is under way here: that save's notification may come before its
+   * answer, and another replica's write makes it conflict, which reconciles.
+   * Either way no read is needed.
+   */
+  #ownSave(live: LiveTask, version: number): boolean {
+    return version <= live.writer.version || this.taskStore.saving(live.task.id, live.scope);
   }
 
   conflicted(live: LiveTask): void {
@@ -172,9 +204,9 @@ export class PgTaskFleet implements TaskCoordinator {
         if (stored.version <= live.writer.version && !conflict) return;
         live.adopt(stored);
         this.#stop(held, stored.task.status?.state === TaskState.CANCELED ? "cancel-task" : "superseded");
-      } else if (row.run_id !== null && row.run_id !== held.runId) {
+      } else if (row.run_id !== null && row.run_id !== held.lease.runId) {
         this.#stop(held, "superseded");
-      } else if (conflict && row.run_id === held.runId) {
+      } else if (conflict && row.run_id === held.lease.runId) {
         live.writer.version = stored.version;
         await live.persist();
       }

@@ -1,7 +1,8 @@
 /**
  * A TaskStore on PostgreSQL (table `a2a_tasks`, see migrations/), for agents
  * whose tasks must outlive a process and be readable from every replica.
- * Saves are version-checked upserts; a ListTasks page is one statement, an
+ * Saves are version-checked upserts, those of one event-loop turn sent as
+ * one statement (task-save-batches.ts); a ListTasks page is one statement, an
  * index range scan from the cursor with the total from `a2a_task_counts`. A
  * row that does not decode is a CorruptRecordError for `get`, and is left
  * out of a listing (logged, the page topped up), so one damaged row never
@@ -16,7 +17,8 @@ import { fillPage } from "./fill-page.js";
 import { type PostgresPool, type Row, run } from "./postgres-pool.js";
 import { encodeEvent, taskDigest } from "./task-events.js";
 import { taskFromRow, taskRowValues } from "./task-rows.js";
-import { DELETE_TASK, GET_TASK, listTasksStatement, SAVE_TASK, SAVE_TASK_WITH_EVENTS } from "./task-sql.js";
+import { type LeaseWrite, type TaskSave, TaskSaveBatches } from "./task-save-batches.js";
+import { DELETE_TASK, GET_TASK, listTasksStatement } from "./task-sql.js";
 
 export interface PgTaskStoreOptions {
   /** A `pg.Pool` (or `createPostgresPool()`), on a database `migrate()` has prepared. */
@@ -44,12 +46,14 @@ interface TaskRow extends Row {
 export class PgTaskStore implements TaskStore {
   readonly #pool: PostgresPool;
   readonly #logger: Logger;
+  readonly #batches: TaskSaveBatches;
   readonly recordsEvents: boolean;
 
   constructor(options: PgTaskStoreOptions) {
     this.#pool = options.pool;
     this.#logger = options.logger ?? defaultLogger();
     this.recordsEvents = options.recordEvents ?? false;
+    this.#batches = new TaskSaveBatches(this.#pool, this.recordsEvents);
   }
 
   async get(taskId: string, scope: string): Promise<StoredTask | undefined> {
@@ -60,29 +64,53 @@ export class PgTaskStore implements TaskStore {
 
   async save(task: Task, scope: string, writer: TaskWriter): Promise<void> {
     const expected = writer.version;
-    const values: unknown[] = [scope, task.id, writer.owner, ...taskRowValues(task), expected];
-    if (!this.recordsEvents) {
-      const row = (await run(this.#pool, SAVE_TASK, values))[0];
-      if (!row) throw new TaskVersionConflictError(task.id, expected);
-      writer.version = Number(row.version);
-      return;
-    }
+    const row = taskRowValues(task);
     // The frames taken now are the ones the task as encoded above already shows.
-    const events = writer.events?.splice(0) ?? [];
-    values.push(events.map(encodeEvent), taskDigest(task.id, scope));
-    let row: Row | undefined;
+    const events = this.recordsEvents ? (writer.events?.splice(0) ?? []) : undefined;
+    const save: TaskSave = { scope, id: task.id, owner: writer.owner, row, expected };
+    let version: number | undefined;
     try {
-      row = (await run(this.#pool, SAVE_TASK_WITH_EVENTS, values))[0];
+      version = await this.#batches.save(
+        events
+          ? // A task's first save notifies nobody (no digest): nobody can follow a task not stored yet.
+            { ...save, events: events.map(encodeEvent), digest: expected > 0 ? taskDigest(task.id, scope) : undefined }
+          : save,
+      );
     } catch (error) {
-      writer.events?.unshift(...events);
+      if (events) writer.events?.unshift(...events);
       throw error;
     }
-    if (!row) {
+    if (version === undefined) {
       // Not stored either: the writer's next save carries them (one that adopts another's write drops them).
-      writer.events?.unshift(...events);
+      if (events) writer.events?.unshift(...events);
       throw new TaskVersionConflictError(task.id, expected);
     }
-    writer.version = Number(row.version);
+    writer.version = version;
+  }
+
+  /** @internal Whether a save of the task is queued or under way on this replica. */
+  saving(taskId: string, scope: string): boolean {
+    return this.#batches.saving(taskId, scope);
+  }
+
+  /** @internal Takes or releases a run's lease with the next batch of saves (PgTaskFleet's). */
+  lease(write: LeaseWrite): Promise<void> {
+    return this.#batches.lease(write);
+  }
+
+  /** @internal A new task's lease, taken with its first save unless that stores it terminal (task-save-batches.ts). */
+  takeWithFirstSave(write: LeaseWrite): Promise<boolean> {
+    return this.#batches.takeWithFirstSave(write);
+  }
+
+  /** @internal The run ended before any save carried its take. */
+  dropFirstSaveTake(write: LeaseWrite): void {
+    this.#batches.dropFirstSaveTake(write);
+  }
+
+  /** @internal Resolves once every save and lease write asked for so far was answered. */
+  flushed(): Promise<void> {
+    return this.#batches.flushed();
   }
 
   async delete(taskId: string, scope: string): Promise<void> {

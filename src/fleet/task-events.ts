@@ -7,7 +7,7 @@
  * bytes whatever the task), so PostgreSQL's 8,000-byte payload limit never
  * applies; a listener reads the rows after the version it holds.
  */
-import { createHash } from "node:crypto";
+import * as crypto from "node:crypto";
 import { type StreamResponse, StreamResponseSchema } from "../../gen/a2a_pb.js";
 import { decodeMessage, encodeMessageText } from "../a2a/protojson.js";
 import { CorruptRecordError } from "../server/store-errors.js";
@@ -17,16 +17,27 @@ import { type PostgresPool, run, type Statement } from "./postgres-pool.js";
 /** The channel every replica listens on. */
 export const TASK_EVENTS_CHANNEL = "a2a_task_events";
 
+/** One-shot hashing where Node has it (20.12 and later; a namespace import, so older ones load too): half the cost. */
+const md5Hex: (text: string) => string =
+  typeof crypto.hash === "function"
+    ? (text) => crypto.hash("md5", text)
+    : (text) => crypto.createHash("md5").update(text).digest("hex");
+
 /** The fixed-size name of a task in a notification: the md5 of its scoped key, in hex. */
 export function taskDigest(taskId: string, scope: string): string {
-  return createHash("md5").update(scopedKey(taskId, scope)).digest("hex");
+  return md5Hex(scopedKey(taskId, scope));
 }
 
-/** What a notification points at: a task (by digest) and the version just stored (0: its lease changed). */
-export function parseNotification(payload: string | undefined): { digest: string; version: number } | undefined {
-  const [digest, version] = (payload ?? "").split(":");
+/**
+ * What a notification points at: a task (by digest) and the version just
+ * stored, or 0 and the run that took the task's lease (`<digest>:0:<run id>`).
+ */
+export function parseNotification(
+  payload: string | undefined,
+): { digest: string; version: number; runId?: string } | undefined {
+  const [digest, version, runId] = (payload ?? "").split(":");
   if (!digest || version === undefined) return undefined;
-  return { digest, version: Number(version) };
+  return runId === undefined ? { digest, version: Number(version) } : { digest, version: Number(version), runId };
 }
 
 /** Reads the events of a task stored after `version`, in order. */

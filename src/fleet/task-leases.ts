@@ -3,19 +3,33 @@
  * runs on, naming the replica and the run, until `expires_at` (the
  * database's clock, so replicas' clocks never matter). Taking a lease
  * replaces any other run's (a superseding message) and notifies the task's
- * followers with version 0, so the replica of the replaced run stops it.
+ * followers with version 0 and the run's id, so the replica of the replaced
+ * run stops it (and the run taking it knows the notification is its own).
  */
 import type { Statement } from "./postgres-pool.js";
 
-/** ($1 scope, $2 task, $3 replica, $4 run, $5 lease ms, $6 digest) */
-export const TAKE_LEASE: Statement = {
-  name: "a2a_take_lease",
-  text: `INSERT INTO a2a_task_leases AS l (scope, task_id, replica_id, run_id, expires_at)
-VALUES ($1, $2, $3, $4, now() + $5::bigint * interval '1 millisecond')
-ON CONFLICT (scope, task_id) DO UPDATE SET replica_id = excluded.replica_id, run_id = excluded.run_id,
-  expires_at = excluded.expires_at
-RETURNING pg_notify('a2a_task_events', $6::text || ':0')`,
-};
+/**
+ * Lease takes and releases within a batch of saves (task-sql.ts,
+ * SAVE_TASKS_WITH_EVENTS), JSON arrays of objects: takes ($3) in key order,
+ * each answering the digest and run to notify; releases ($4) of those runs'
+ * leases only.
+ */
+export const LEASES_IN_BATCH = `takes AS (
+  SELECT * FROM json_to_recordset($3::json)
+    AS k(scope text, task_id text, replica_id text, run_id text, lease_ms bigint, digest text)
+),
+taken AS (
+  INSERT INTO a2a_task_leases AS l (scope, task_id, replica_id, run_id, expires_at)
+  SELECT scope, task_id, replica_id, run_id, now() + lease_ms * interval '1 millisecond' FROM takes
+  ORDER BY scope, task_id
+  ON CONFLICT (scope, task_id) DO UPDATE SET replica_id = excluded.replica_id, run_id = excluded.run_id,
+    expires_at = excluded.expires_at
+  RETURNING l.scope, l.task_id, l.run_id
+),
+released AS (
+  DELETE FROM a2a_task_leases l USING json_to_recordset($4::json) AS r(scope text, task_id text, run_id text)
+  WHERE l.scope = r.scope AND l.task_id = r.task_id AND l.run_id = r.run_id
+)`;
 
 /** ($1 scope, $2 task, $3 run): only that run's lease. */
 export const RELEASE_LEASE: Statement = {

@@ -13,8 +13,11 @@ import type { Logger } from "../runtime/logger.js";
 import { type PostgresClient, type PostgresPool, storeErrorOf } from "./postgres-pool.js";
 import { parseNotification, TASK_EVENTS_CHANNEL } from "./task-events.js";
 
-/** Called with the version a notification names (0: the task's lease changed; Infinity: catch up after a reconnect). */
-export type TaskChanged = (version: number) => void;
+/**
+ * Called with the version a notification names (0: the task's lease was
+ * taken, by the run `runId`; Infinity: catch up after a reconnect).
+ */
+export type TaskChanged = (version: number, runId?: string) => void;
 
 /** A pool connection that can listen (a `pg` client). */
 interface ListeningClient extends PostgresClient {
@@ -67,7 +70,7 @@ export class TaskNotifications {
       client.on("notification", (message) => {
         if (message.channel !== TASK_EVENTS_CHANNEL) return;
         const pointer = parseNotification(message.payload);
-        if (pointer) this.#wake(pointer.digest, pointer.version);
+        if (pointer) this.#wake(pointer.digest, pointer.version, pointer.runId);
       });
       const held = client;
       client.on("error", (error) => this.#dropped(held, error));
@@ -113,9 +116,9 @@ export class TaskNotifications {
     this.#retry.unref?.();
   }
 
-  #wake(digest: string, version: number): void {
+  #wake(digest: string, version: number, runId?: string): void {
     const set = this.#followers.get(digest);
-    if (set) for (const changed of [...set]) changed(version);
+    if (set) for (const changed of [...set]) changed(version, runId);
   }
 
   /** Stops listening and returns the connection. */

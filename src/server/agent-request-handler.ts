@@ -141,6 +141,20 @@ const NO_REFERENCES: { resolved: Task[]; unresolved: string[] } = Object.freeze(
   unresolved: Object.freeze([]) as unknown as string[],
 });
 
+/**
+ * Waits until what a blocking SendMessage answers is stored; a store failure
+ * fails the call. A conflict means another replica wrote the task (a cancel,
+ * a supersede, an expired lease): the coordinator settles that, and the
+ * answer is the task as this run left it.
+ */
+async function storedForAnswer(live: LiveTask): Promise<void> {
+  try {
+    await live.stored();
+  } catch (error) {
+    if (!(error instanceof TaskVersionConflictError)) throw error;
+  }
+}
+
 function taskNotFound(taskId: string): TaskNotFoundError {
   return new TaskNotFoundError(`Task ${taskId} not found`, { metadata: { taskId } });
 }
@@ -251,7 +265,11 @@ export class AgentRequestHandler implements A2ARequestHandler {
     if (accepted.kind === "started") {
       const { execution } = accepted;
       // A caller that hangs up meanwhile changes nothing: the wait ends with the run at the latest.
-      if (!request.configuration?.returnImmediately) await execution.settled;
+      if (!request.configuration?.returnImmediately) {
+        await execution.settled;
+        // A store that saves asynchronously (fleet mode): the answer waits until the state it reports is stored.
+        if (!this.#options.taskStore.savesSynchronously) await storedForAnswer(execution.live);
+      }
     }
     const reply = accepted.kind === "started" ? accepted.execution.directReply : undefined;
     if (reply) return sendMessageResponse({ case: "message", value: reply });

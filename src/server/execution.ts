@@ -300,15 +300,18 @@ export class Execution implements ToolEventChannel {
       await this.#write(state, [textPart(text), skillErrorPart(text, String(status)), ...metadataParts]);
       return;
     }
-    if (state === TaskState.COMPLETED && parts.length > 0) {
-      await this.live.writeArtifact({
-        artifact: artifact(randomUuid(), "output", [...parts, ...metadataParts]),
-        lastChunk: true,
-        // Made here and written once, just before the task closes: nothing appends to it.
-        owned: true,
-      });
-    }
-    await this.#write(state, [...parts, ...metadataParts]);
+    // The artifact's save is awaited with the closing status's: a store that saves asynchronously stores
+    // both in one save (live-task.ts, persist).
+    const artifactSaved =
+      state === TaskState.COMPLETED && parts.length > 0
+        ? this.live.writeArtifact({
+            artifact: artifact(randomUuid(), "output", [...parts, ...metadataParts]),
+            lastChunk: true,
+            // Made here and written once, just before the task closes: nothing appends to it.
+            owned: true,
+          })
+        : undefined;
+    await Promise.all([artifactSaved, this.#write(state, [...parts, ...metadataParts])]);
   }
 
   #outputParts(output: JsonValue | undefined): Part[] {
@@ -369,7 +372,7 @@ export class Execution implements ToolEventChannel {
     const ended = () => this.#options.liveTasks.runEnded(live, this);
     if (live.execution === this) {
       live.execution = undefined;
-      live.persist().then(ended, ended);
+      live.stored().then(ended, ended);
     } else {
       // Superseded: the newer run owns the task and its saves.
       ended();

@@ -30,6 +30,7 @@ import { frameWeight, STREAM_BACKLOG_BYTES, streamBacklogExceeded } from "./stre
 import { artifactBytes, messageBytes, partBytes, taskBytes } from "./task-bytes.js";
 import type { CoordinatedRun, TaskCoordinator } from "./task-coordinator.js";
 import { type StoredTask, scopedKey, type TaskStore, type TaskWriter } from "./task-store.js";
+import { nextTurn } from "./turn-slice.js";
 
 /** The default history budget of a task, in estimated bytes. See docs/decisions.md (S453). */
 export const DEFAULT_MAX_HISTORY_BYTES = 4 * 1024 * 1024;
@@ -85,6 +86,8 @@ export class LiveTask implements StoredTask {
   #artifactIndex: Map<string, number> | undefined;
   #saving: Promise<void> = Promise.resolve();
   #queuedSave: Promise<void> | undefined;
+  /** A change no save has taken yet (stores that save asynchronously). */
+  #unsaved = false;
   readonly #maxHistoryBytes: number;
   /** The history's estimated bytes, counted once the task first grows past the budget. */
   #historyBytes: number | undefined;
@@ -178,6 +181,7 @@ export class LiveTask implements StoredTask {
     const resolve = this.#uncommitted;
     if (!resolve) return;
     this.#uncommitted = undefined;
+    this.#unsaved = true;
     resolve(this.snapshot());
   }
 
@@ -188,6 +192,7 @@ export class LiveTask implements StoredTask {
 
   /** Appends a message to the history (an inbound user message), without an event. */
   appendHistory(message: Message): void {
+    this.#unsaved = true;
     this.#addHistory(message);
   }
 
@@ -327,23 +332,42 @@ export class LiveTask implements StoredTask {
   }
 
   /**
-   * Saves the current state after every earlier save. Writes that arrive
-   * while a save is waiting share it (it saves the state as of when it runs).
+   * Saves the current state after every earlier save. With a store that
+   * saves asynchronously, a save starts in the event-loop turn after the
+   * write that asked for it, and every write until then shares it (it saves
+   * the state as of when it starts): a skill that finishes within a turn
+   * (WORKING, its artifact, COMPLETED) is one save, not three.
    */
   persist(): Promise<void> {
     if (this.#uncommitted) return Promise.resolve();
     if (this.#store.savesSynchronously) return this.#store.save(this.task, this.scope, this.writer);
+    this.#unsaved = true;
     if (this.#queuedSave) return this.#queuedSave;
-    const save = this.#saving.then(() => {
+    const save = this.#saving.then(nextTurn).then(() => {
       this.#queuedSave = undefined;
+      this.#unsaved = false;
       return this.#store.save(this.task, this.scope, this.writer);
     });
     this.#queuedSave = save;
     this.#saving = save.catch((error: unknown) => {
+      // Not stored: `stored()` saves it again.
+      this.#unsaved = true;
       // Another replica wrote the task (fleet mode): the coordinator reads it and decides.
       if (error instanceof TaskVersionConflictError) this.#coordinator?.conflicted(this);
     });
     return save;
+  }
+
+  /**
+   * Resolves once every change so far is stored: waits for the saves under
+   * way, and saves again only for a change none of them stored (a run that
+   * ends saves nothing more than its writes did); rejects when that save
+   * fails.
+   */
+  stored(): Promise<void> {
+    if (this.#unsaved || this.#store.savesSynchronously) return this.persist();
+    // A save under way that fails leaves its change unsaved: it is saved once more.
+    return this.#saving.then(() => (this.#unsaved ? this.persist() : undefined));
   }
 
   /**
@@ -355,6 +379,7 @@ export class LiveTask implements StoredTask {
   adopt(stored: StoredTask): void {
     Object.assign(this.task, stored.task);
     this.writer.version = stored.version;
+    this.#unsaved = false;
     this.writer.bytes = taskBytes(this.task);
     // What this copy published and did not store is overtaken by the stored task.
     if (this.writer.events) this.writer.events.length = 0;

@@ -2,17 +2,20 @@
  * Tasks that span replicas: two and three real replica processes
  * (support/replica.ts: AgentBuilder + PgTaskFleet) on one database, driven by
  * our Client over JSON-RPC, HTTP+JSON and gRPC. A task running on one
- * replica is streamed, canceled and superseded through another; a replica
- * killed with SIGKILL leaves tasks another replica fails once their lease
- * expires; a dropped notification connection loses no event.
+ * replica is streamed, canceled and superseded through another (over each
+ * binding); a replica killed with SIGKILL leaves tasks another replica fails
+ * once their lease expires; a dropped notification connection, or a
+ * PostgreSQL restart under the replicas, loses no event.
  */
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Message, type StreamResponse, type Task, TaskState } from "../../gen/a2a_pb.js";
 import { Client } from "../../src/client/client.js";
+import { migrate } from "../../src/fleet/migrate.js";
 import { grpcTransport } from "../../src/grpc/index.js";
 import { useFleetDatabase } from "./support/fleet-database.js";
 import { postgresUrl } from "./support/postgres.js";
+import { type PostgresCluster, startOwnCluster } from "./support/postgres-cluster.js";
 import { BIG_CHUNK, CHUNKS, type ReplicaProcess, startReplica } from "./support/replica-process.js";
 
 const BINDINGS = ["JSONRPC", "HTTP+JSON", "GRPC"] as const;
@@ -40,6 +43,27 @@ function stateOf(frame: StreamResponse | undefined): TaskState | undefined {
   if (frame?.payload.case === "statusUpdate") return frame.payload.value.status?.state;
   if (frame?.payload.case === "task") return frame.payload.value.status?.state;
   return undefined;
+}
+
+/** Starts `skillId` on `runner` (answering at once), waits until the skill started, and follows the task through `watcher`, past its snapshot. */
+async function runAndWatch(runner: ReplicaProcess, onRunner: Client, watcher: Client, skillId: string) {
+  const task = asTask(await onRunner.sendMessage("go", { skillId, returnImmediately: true }));
+  await runner.saw("started", task.id);
+  const stream = watcher.subscribeToTask(task.id)[Symbol.asyncIterator]();
+  expect((await stream.next()).value?.payload.case).toBe("task");
+  return { task, stream };
+}
+
+/** The skill `chunks`'s numbered chunks, then one far above NOTIFY's 8,000-byte payload limit, each once and in order, then COMPLETED. */
+function expectEveryChunkThenCompleted(frames: StreamResponse[]): void {
+  const chunks = frames.filter(
+    (f) => f.payload.case === "artifactUpdate" && f.payload.value.artifact?.artifactId === "out",
+  );
+  expect(chunks.map(chunkText)).toEqual([
+    ...Array.from({ length: CHUNKS }, (_, i) => String(i)),
+    "x".repeat(BIG_CHUNK),
+  ]);
+  expect(stateOf(frames.at(-1))).toBe(TaskState.COMPLETED);
 }
 
 /** Every frame of a stream after its first (which it answers at once), read to the end. */
@@ -77,15 +101,7 @@ describe.skipIf(!postgresUrl)("tasks that span replicas", () => {
       const first = snapshot.payload.value as Task;
       expect(first.status?.state).toBe(TaskState.WORKING);
       expect(first.artifacts[0]?.parts.map((p) => p.content.value)).toEqual(["first"]);
-      const chunks = frames.filter(
-        (f) => f.payload.case === "artifactUpdate" && f.payload.value.artifact?.artifactId === "out",
-      );
-      // The numbered chunks, then one far above NOTIFY's 8,000-byte payload limit: each once, in order.
-      expect(chunks.map(chunkText)).toEqual([
-        ...Array.from({ length: CHUNKS }, (_, i) => String(i)),
-        "x".repeat(BIG_CHUNK),
-      ]);
-      expect(stateOf(frames.at(-1))).toBe(TaskState.COMPLETED);
+      expectEveryChunkThenCompleted(frames);
       expect(frames.filter((f) => stateOf(f) === TaskState.COMPLETED)).toHaveLength(1);
     });
 
@@ -112,36 +128,33 @@ describe.skipIf(!postgresUrl)("tasks that span replicas", () => {
       // Canceling again answers the canceled task, on either replica.
       expect((await onA.cancelTask(task.id)).status?.state).toBe(TaskState.CANCELED);
     });
-  });
 
-  it("supersedes on B a run on A: A's skill is preempted as superseded and B's run owns the task", async () => {
-    await using onA = clientOf(a, "JSONRPC");
-    await using onB = clientOf(b, "JSONRPC");
-    const task = asTask(await onA.sendMessage("go", { skillId: "hold", returnImmediately: true }));
-    await a.saw("started", task.id);
+    it("supersedes on B a run on A: A's skill is preempted as superseded and B's run owns the task", async () => {
+      await using onA = clientOf(a, binding);
+      await using onB = clientOf(b, binding);
+      const task = asTask(await onA.sendMessage("go", { skillId: "hold", returnImmediately: true }));
+      await a.saw("started", task.id);
 
-    const resent = asTask(await onB.sendMessage("again", { taskId: task.id, returnImmediately: true }));
-    expect(resent.id).toBe(task.id);
-    await b.saw("started", task.id);
-    expect((await a.saw("preempted", task.id)).reason).toBe("superseded");
-    await a.saw("gave-up", task.id);
+      const resent = asTask(await onB.sendMessage("again", { taskId: task.id, returnImmediately: true }));
+      expect(resent.id).toBe(task.id);
+      await b.saw("started", task.id);
+      expect((await a.saw("preempted", task.id)).reason).toBe("superseded");
+      await a.saw("gave-up", task.id);
 
-    const watching = onA.subscribeToTask(task.id)[Symbol.asyncIterator]();
-    expect((await watching.next()).value?.payload.case).toBe("task");
-    b.release(task.id);
-    expect(stateOf((await rest(watching)).at(-1))).toBe(TaskState.COMPLETED);
-    const done = await onA.getTask(task.id);
-    expect(done.status?.state).toBe(TaskState.COMPLETED);
-    expect(done.status?.message?.parts[0]?.content.value).toBe("released on b");
+      const watching = onA.subscribeToTask(task.id)[Symbol.asyncIterator]();
+      expect((await watching.next()).value?.payload.case).toBe("task");
+      b.release(task.id);
+      expect(stateOf((await rest(watching)).at(-1))).toBe(TaskState.COMPLETED);
+      const done = await onA.getTask(task.id);
+      expect(done.status?.state).toBe(TaskState.COMPLETED);
+      expect(done.status?.message?.parts[0]?.content.value).toBe("released on b");
+    });
   });
 
   it("loses no event when a replica's notification connection is dropped mid-stream", async () => {
     await using onA = clientOf(a, "HTTP+JSON");
     await using onB = clientOf(b, "HTTP+JSON");
-    const task = asTask(await onA.sendMessage("go", { skillId: "chunks", returnImmediately: true }));
-    await a.saw("started", task.id);
-    const stream = onB.subscribeToTask(task.id)[Symbol.asyncIterator]();
-    expect((await stream.next()).value?.payload.case).toBe("task");
+    const { task, stream } = await runAndWatch(a, onA, onB, "chunks");
 
     const admin = new pg.Client({ connectionString: db.current.url });
     await admin.connect();
@@ -180,10 +193,7 @@ describe.skipIf(!postgresUrl)("a replica that dies", () => {
     await using onA = clientOf(a, "GRPC");
     await using onB = clientOf(b, "JSONRPC");
     await using onC = clientOf(c, "JSONRPC");
-    const task = asTask(await onC.sendMessage("go", { skillId: "hold", returnImmediately: true }));
-    await c.saw("started", task.id);
-    const watching = onB.subscribeToTask(task.id)[Symbol.asyncIterator]();
-    expect((await watching.next()).value?.payload.case).toBe("task");
+    const { task, stream: watching } = await runAndWatch(c, onC, onB, "hold");
 
     await c.kill();
     const frames = await rest(watching);
@@ -193,5 +203,47 @@ describe.skipIf(!postgresUrl)("a replica that dies", () => {
       last?.payload.case === "statusUpdate" ? last.payload.value.status?.message?.parts[0]?.content.value : "";
     expect(reason).toContain("The replica c running this task stopped");
     expect((await onA.getTask(task.id)).status?.state).toBe(TaskState.FAILED);
+  });
+});
+
+describe.skipIf(!postgresUrl)("replicas while PostgreSQL restarts", () => {
+  let cluster: PostgresCluster;
+  let replicas: ReplicaProcess[] = [];
+
+  beforeAll(async () => {
+    // The shared test server is not restarted under other files: these replicas use a server of their own.
+    cluster = await startOwnCluster();
+    const pool = new pg.Pool({ connectionString: cluster.url, max: 2 });
+    await migrate(pool);
+    await pool.end();
+    replicas = await Promise.all(["a", "b"].map((id) => startReplica(cluster.url, id)));
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.all(replicas.map((r) => r.stop()));
+    await cluster?.stop();
+  });
+
+  /** Calls GetTask until it answers: the replica has connections to the server again. */
+  async function reconnected(client: Client, taskId: string): Promise<void> {
+    for (;;) {
+      try {
+        await client.getTask(taskId);
+        return;
+      } catch {
+        // A connection that died with the server fails one call; the pool makes a new one.
+      }
+    }
+  }
+
+  it("streams on B every event A saves after the server restarted under both, from the version B held", async () => {
+    const [a, b] = replicas as [ReplicaProcess, ReplicaProcess];
+    await using onA = clientOf(a, "JSONRPC");
+    await using onB = clientOf(b, "GRPC");
+    const { task, stream } = await runAndWatch(a, onA, onB, "chunks");
+
+    await cluster.restart();
+    await Promise.all([reconnected(onA, task.id), reconnected(onB, task.id)]);
+    a.release(task.id);
+    expectEveryChunkThenCompleted(await rest(stream));
   });
 });

@@ -21,6 +21,10 @@ export interface PostgresCluster {
   stop(): Promise<void>;
   /** Stops the server (every connection dropped, committed data kept) and starts it again on the same port. */
   restart(): Promise<void>;
+  /** Stops the server (committed data kept) until `resume()`: an outage. */
+  pause(): Promise<void>;
+  /** Starts a paused server again on the same port. */
+  resume(): Promise<void>;
   /** Stops the server without waiting (for a process that is exiting). */
   stopNow(): void;
 }
@@ -62,9 +66,10 @@ export async function startPostgresCluster(bin: string): Promise<PostgresCluster
   await command("initdb", ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-locale", "--no-sync"]);
   const pgCtl = (args: string[]) => command("pg_ctl", ["-D", data, ...args]);
   let port = 0;
+  let settings = "";
   for (let attempt = 1; ; attempt++) {
     port = await freePort();
-    const settings = [
+    settings = [
       `-p ${port}`,
       `-k ${dir}`,
       "-c listen_addresses=127.0.0.1",
@@ -98,6 +103,12 @@ export async function startPostgresCluster(bin: string): Promise<PostgresCluster
       // Fast, not immediate: with fsync off only a clean shutdown keeps what was committed.
       await pgCtl(["-m", "fast", "-w", "-t", "60", "-l", join(dir, "server.log"), "restart"]);
     },
+    async pause() {
+      await pgCtl(["-m", "fast", "-w", "-t", "60", "stop"]);
+    },
+    async resume() {
+      await pgCtl(["-w", "-t", "60", "-l", join(dir, "server.log"), "-o", settings, "start"]);
+    },
     stopNow() {
       if (stopped) return;
       stopped = true;
@@ -111,4 +122,11 @@ export async function startPostgresCluster(bin: string): Promise<PostgresCluster
       }
     },
   };
+}
+
+/** A cluster of a test's own, which it may stop or restart without disturbing other files; fails without binaries. */
+export async function startOwnCluster(): Promise<PostgresCluster> {
+  const bin = findPostgresBin();
+  if (!bin) throw new Error("No PostgreSQL binaries to start a cluster of this test's own (set POSTGRES_BIN)");
+  return startPostgresCluster(bin);
 }

@@ -1,0 +1,120 @@
+/**
+ * Group commit (task-save-batches.ts): the saves of one event-loop turn go
+ * to PostgreSQL as one statement, each task keeping its own version check
+ * and answer; a new task's lease is taken in the statement of its first
+ * save, or not at all when that save stores it terminal.
+ */
+import { create, fromJson, type JsonObject } from "@bufbuild/protobuf";
+import { beforeEach, describe, expect, it } from "vitest";
+import { MessageSchema, SendMessageRequestSchema, TaskState } from "../../gen/a2a_pb.js";
+import { PgTaskFleet } from "../../src/fleet/pg-task-fleet.js";
+import { PgTaskStore } from "../../src/fleet/pg-task-store.js";
+import type { PostgresPool } from "../../src/fleet/postgres-pool.js";
+import { createLogger } from "../../src/runtime/logger.js";
+import { AgentBuilder } from "../../src/server/agent-builder.js";
+import type { ServerCallContext } from "../../src/server/call-context.js";
+import { textPart } from "../../src/server/message-literals.js";
+import { TaskVersionConflictError } from "../../src/server/store-errors.js";
+import { deferred, userMessage, V1 } from "../server/support/agent-server.js";
+import { taskAt } from "../stores/task-store-suite.js";
+import { useFleetDatabase } from "./support/fleet-database.js";
+import { postgresUrl } from "./support/postgres.js";
+
+const silent = createLogger({ level: "silent" });
+
+/** The pool, recording the name of every statement run on it. */
+function recording(pool: PostgresPool): { pool: PostgresPool; names: string[] } {
+  const names: string[] = [];
+  return {
+    names,
+    pool: {
+      query: (config) => {
+        names.push(config.name ?? config.text.slice(0, 20));
+        return pool.query(config);
+      },
+      connect: () => pool.connect(),
+    },
+  };
+}
+
+function context(): ServerCallContext {
+  return {
+    binding: "JSONRPC",
+    headers: new Headers(V1),
+    signal: new AbortController().signal,
+    responseHeaders: new Headers(),
+  };
+}
+
+function sendRequest(skillId: string) {
+  return create(SendMessageRequestSchema, {
+    message: fromJson(MessageSchema, userMessage("hi", { metadata: { skillId } }) as JsonObject),
+  });
+}
+
+describe.skipIf(!postgresUrl)("group commit of task saves", () => {
+  const db = useFleetDatabase();
+  beforeEach(async () => {
+    await db.current.clear();
+  });
+
+  it("stores the saves of one turn in one statement, each with its own version check and answer", async () => {
+    const base = new PgTaskStore({ pool: db.current.pool, recordEvents: true, logger: silent });
+    await base.save(taskAt("old", 1000), "s", { owner: "", version: 0, events: [] });
+    const { pool, names } = recording(db.current.pool);
+    const store = new PgTaskStore({ pool, recordEvents: true, logger: silent });
+
+    const writers = [0, 0, 7].map((version) => ({ owner: "", version, events: [] }));
+    const saves = ["a", "b", "old"].map((id, i) => store.save(taskAt(id, 2000), "s", writers[i] as never));
+    const outcomes = await Promise.allSettled(saves);
+
+    expect(names).toEqual(["a2a_save_tasks_with_events"]);
+    expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "fulfilled", "rejected"]);
+    expect((outcomes[2] as PromiseRejectedResult).reason).toBeInstanceOf(TaskVersionConflictError);
+    expect(writers.map((w) => w.version)).toEqual([1, 1, 7]);
+    expect((await base.get("old", "s"))?.version).toBe(1);
+  });
+
+  it("takes no lease for a new task whose first save is terminal, and one with the first save of a running task", async () => {
+    const { pool, names } = recording(db.current.pool);
+    const fleet = new PgTaskFleet({ pool, logger: silent });
+    await fleet.start();
+    const agent = new AgentBuilder({
+      name: "batches",
+      auth: "none",
+      taskStore: fleet.taskStore,
+      coordinator: fleet,
+      logger: silent,
+    });
+    const hold = deferred();
+    const started = deferred<string>();
+    agent.skill("echo", async (_ctx, text) => ({ output: text }));
+    agent.skill("hold", async (ctx) => {
+      await ctx.taskUpdater.addArtifact([textPart("first")]);
+      started.resolve(ctx.taskId);
+      await hold.promise;
+      return { output: "done" };
+    });
+    const handler = agent.requestHandler();
+    try {
+      const echoed = await handler.sendMessage(sendRequest("echo"), context());
+      expect(echoed.payload.case === "task" && echoed.payload.value.status?.state).toBe(TaskState.COMPLETED);
+      await handler.whenIdle();
+      await fleet.taskStore.flushed();
+      expect(names.filter((n) => n.startsWith("a2a_save_tasks"))).toHaveLength(1);
+      expect((await db.current.pool.query("SELECT count(*)::int AS n FROM a2a_task_leases")).rows[0].n).toBe(0);
+
+      void handler.sendMessage(sendRequest("hold"), context());
+      const taskId = await started.promise;
+      // The first save (WORKING and the artifact) is stored: the lease with it.
+      const leases = await db.current.pool.query("SELECT task_id, replica_id FROM a2a_task_leases");
+      expect(leases.rows).toEqual([{ task_id: taskId, replica_id: fleet.replicaId }]);
+      hold.resolve();
+      await handler.whenIdle();
+      await fleet.close(); // after the lease's release is answered
+      expect((await db.current.pool.query("SELECT count(*)::int AS n FROM a2a_task_leases")).rows[0].n).toBe(0);
+    } finally {
+      await fleet.close();
+    }
+  });
+});

@@ -1,0 +1,103 @@
+/**
+ * The harness with a store that saves asynchronously (the fleet's
+ * PostgreSQL store is one): a run's writes of one event-loop turn share one
+ * save, a run that ends saves nothing its writes did not, and a blocking
+ * SendMessage answers only once the state it reports is stored.
+ */
+import { create, fromJson, type JsonObject } from "@bufbuild/protobuf";
+import { describe, expect, it } from "vitest";
+import { MessageSchema, SendMessageRequestSchema, type Task, TaskState } from "../../gen/a2a_pb.js";
+import { createLogger } from "../../src/runtime/logger.js";
+import { AgentBuilder } from "../../src/server/agent-builder.js";
+import type { ServerCallContext } from "../../src/server/call-context.js";
+import type { TaskStore, TaskWriter } from "../../src/server/task-store.js";
+import { InMemoryTaskStore } from "../../src/server/task-store.js";
+import { nextTurn } from "../../src/server/turn-slice.js";
+import { deferred, result, serveAgent, userMessage, V1 } from "./support/agent-server.js";
+
+/** The in-memory store behind an asynchronous save, recording each save's state; `hold` keeps saves waiting. */
+function asyncStore() {
+  const inner = new InMemoryTaskStore();
+  const saved: { state: number; artifacts: number }[] = [];
+  let gate: Promise<void> = Promise.resolve();
+  const store: TaskStore = {
+    get: (id, scope) => inner.get(id, scope),
+    list: (scope, query) => inner.list(scope, query),
+    delete: (id, scope) => inner.delete(id, scope),
+    async save(task: Task, scope: string, writer: TaskWriter) {
+      saved.push({ state: task.status?.state ?? 0, artifacts: task.artifacts.length });
+      const copy = structuredClone(task);
+      await gate;
+      return inner.save(copy, scope, writer);
+    },
+  };
+  return {
+    store,
+    saved,
+    /** Saves from now on wait until the returned function is called. */
+    hold(): () => void {
+      const held = deferred();
+      gate = held.promise;
+      return held.resolve;
+    },
+  };
+}
+
+function agentOn(store: TaskStore): AgentBuilder {
+  const agent = new AgentBuilder({
+    name: "async-store",
+    auth: "none",
+    taskStore: store,
+    logger: createLogger({ level: "silent" }),
+  });
+  agent.skill("echo", async (_ctx, text) => ({ output: text }));
+  return agent;
+}
+
+describe("a task store that saves asynchronously", () => {
+  it("stores a run that finishes within a turn (WORKING, its artifact, COMPLETED) in one save, and no more when it ends", async () => {
+    const { store, saved } = asyncStore();
+    const agent = agentOn(store);
+    const server = await serveAgent(agent);
+    try {
+      const task = (await result(server.url, "SendMessage", { message: userMessage("hi") })).task;
+      await agent.requestHandler().whenIdle();
+      expect(saved).toEqual([{ state: 3, artifacts: 1 }]);
+      expect((await store.get(task.id, "0:"))?.task.status?.state).toBe(3);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("answers a blocking SendMessage only once the state it reports is stored", async () => {
+    const held = asyncStore();
+    const open = held.hold();
+    const agent = agentOn(held.store);
+    const order: string[] = [];
+    const request = create(SendMessageRequestSchema, {
+      message: fromJson(MessageSchema, userMessage("hi") as JsonObject),
+    });
+    const context: ServerCallContext = {
+      binding: "JSONRPC",
+      headers: new Headers(V1),
+      signal: new AbortController().signal,
+      responseHeaders: new Headers(),
+    };
+    const answered = agent
+      .requestHandler()
+      .sendMessage(request, context)
+      .then((response) => {
+        order.push("answered");
+        return response;
+      });
+    // The run's one save started and waits; an answer that did not wait for it would come within these turns.
+    while (held.saved.length === 0) await nextTurn();
+    for (let turn = 0; turn < 20; turn++) await nextTurn();
+    order.push("stored");
+    open();
+    const response = await answered;
+    expect(order).toEqual(["stored", "answered"]);
+    expect(response.payload.case === "task" && response.payload.value.status?.state).toBe(TaskState.COMPLETED);
+    await agent.requestHandler().whenIdle();
+  });
+});
