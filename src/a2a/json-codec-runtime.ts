@@ -1,5 +1,5 @@
 /**
- * What the generated ProtoJSON codecs (`gen/a2a_json.ts`, made by
+ * What the generated ProtoJSON codecs (`gen/a2a_json_codecs.ts`, made by
  * tools/protoc-gen-a2a-json.ts) share: the well-known types they write and
  * read by hand (Timestamp, Struct as a JSON object, Value), strings, bytes,
  * and the bail-out.

@@ -1,6 +1,6 @@
 /**
  * The calling side's ProtoJSON: requests written and replies read by the
- * generated codecs (gen/a2a_json.ts), reached through their client table,
+ * generated codecs (gen/a2a_json_codecs.ts), reached through their client table,
  * which names no descriptor. A codec answers exactly as protobuf-es would or
  * bails out; then the reflective path answers (reflective.ts), loaded with
  * `import()` on first need. So a request built from plain fields and a
