@@ -22,13 +22,16 @@
  * `$schema` picks the dialect: 2020-12 when absent, or 2019-09 or draft-07
  * (the dialects Ajv ships; an older one is a violation). `format` is an annotation (not asserted), as 2020-12 specifies by
  * default. Compiled validators are cached by the schema's canonical JSON
- * (RFC 8785), the last 128 schemas of up to 64 KiB each.
+ * (RFC 8785), the last 128 schemas of up to 64 KiB each. Where the runtime
+ * refuses to generate code from strings, a schema is interpreted instead
+ * (interpreted-schema.ts).
  */
-import { Ajv, type AnySchema, type ErrorObject, type Options, type ValidateFunction } from "ajv";
+import { Ajv, type AnySchema, type ErrorObject, type Options } from "ajv";
 import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import canonicalize from "canonicalize";
-import { RE2JS } from "re2js";
+import { interpretedCheck } from "./interpreted-schema.js";
+import { compileRe2Pattern } from "./re2-pattern.js";
 
 export interface SchemaViolation {
   /** JSON Pointer to the offending part of the value; "" for the whole value, or for a problem with the schema. */
@@ -45,18 +48,13 @@ export const SCHEMA_CACHE_SIZE = 128;
 /** Schemas whose canonical JSON is longer are compiled on every call rather than cached. */
 export const SCHEMA_CACHE_MAX_CHARS = 64 * 1024;
 
-type Dialect = "2020-12" | "2019-09" | "draft-07";
+export type Dialect = "2020-12" | "2019-09" | "draft-07";
 
 const DIALECTS: Readonly<Record<string, Dialect>> = {
   "https://json-schema.org/draft/2020-12/schema": "2020-12",
   "https://json-schema.org/draft/2019-09/schema": "2019-09",
   "http://json-schema.org/draft-07/schema": "draft-07",
 };
-
-/** JSON Schema's ECMA-262 `\uXXXX` and `\u{X…}` escapes, written the way RE2 reads them (`\x{…}`). */
-function toRe2Syntax(pattern: string): string {
-  return pattern.replace(/(?<!\\)((?:\\\\)*)\\u(?:\{([0-9A-Fa-f]{1,6})\}|([0-9A-Fa-f]{4}))/g, "$1\\x{$2$3}");
-}
 
 /**
  * Ajv's pattern engine: RE2 semantics (search, not full match, as `pattern`
@@ -65,7 +63,7 @@ function toRe2Syntax(pattern: string): string {
  */
 const re2Engine = Object.assign(
   (pattern: string) => {
-    const compiled = RE2JS.compile(toRe2Syntax(pattern));
+    const compiled = compileRe2Pattern(pattern);
     return { test: (text: string) => compiled.matcher(text).find(), toString: () => `re2:${pattern}` };
   },
   { code: "re2js" },
@@ -106,7 +104,10 @@ function ajvFor(dialect: Dialect): Ajv {
   return instance.ajv;
 }
 
-type Compiled = ValidateFunction | SchemaViolation[];
+/** Every way a value breaks the schema (empty when it conforms); may throw on a value it cannot check. */
+export type SchemaCheck = (value: unknown) => SchemaViolation[];
+
+type Compiled = SchemaCheck | SchemaViolation[];
 
 /** Least recently used first: a hit is re-inserted at the end, the first key is evicted. */
 const cache = new Map<string, Compiled>();
@@ -118,7 +119,7 @@ function reason(error: unknown): string {
 }
 
 function compile(schema: unknown): Compiled {
-  if (typeof schema === "boolean") return ajvFor("2020-12").compile(schema);
+  if (typeof schema === "boolean") return compileIn("2020-12", schema);
   if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
     return schemaViolation("The schema is not a JSON Schema: expected an object or a boolean");
   }
@@ -130,10 +131,21 @@ function compile(schema: unknown): Compiled {
       `The schema's $schema ${JSON.stringify(declared)} is not supported: use 2020-12, 2019-09 or draft-07`,
     );
   }
+  return compileIn(dialect, schema);
+}
+
+/**
+ * Ajv compiles the schema to code; where the runtime refuses to generate
+ * code from strings (an EvalError: workerd, a page under a strict
+ * Content-Security-Policy) the schema is interpreted instead (decision D136).
+ */
+function compileIn(dialect: Dialect, schema: AnySchema): Compiled {
   const ajv = ajvFor(dialect);
   try {
-    return ajv.compile(schema as AnySchema);
+    const validate = ajv.compile(schema);
+    return (value) => (validate(value) ? [] : (validate.errors ?? []).map(toViolation));
   } catch (error) {
+    if (error instanceof EvalError) return interpretedCheck(schema, dialect);
     return schemaViolation(`The schema cannot be used: ${reason(error)}`);
   } finally {
     ajv.removeSchema();
@@ -173,21 +185,18 @@ function toViolation(error: ErrorObject): SchemaViolation {
  * cannot be checked (one nested beyond the stack, a cycle), is a violation.
  */
 export function validateAgainstSchema(schema: unknown, value: unknown): SchemaViolation[] {
-  const validate = compiled(schema);
-  if (Array.isArray(validate)) return [...validate];
+  const check = compiled(schema);
+  if (Array.isArray(check)) return [...check];
+  let violations: SchemaViolation[];
   try {
-    if (validate(value)) return [];
+    violations = check(value);
   } catch (error) {
     return [{ path: "", message: `The value cannot be checked: ${reason(error)}`, keyword: "value" }];
   }
-  const errors = validate.errors ?? [];
-  const violations = errors.slice(0, MAX_VIOLATIONS).map(toViolation);
-  if (errors.length > MAX_VIOLATIONS) {
-    violations.push({
-      path: "",
-      message: `${errors.length - MAX_VIOLATIONS} more violations not listed`,
-      keyword: "truncated",
-    });
-  }
-  return violations;
+  if (violations.length <= MAX_VIOLATIONS) return violations;
+  const more = violations.length - MAX_VIOLATIONS;
+  return [
+    ...violations.slice(0, MAX_VIOLATIONS),
+    { path: "", message: `${more} more violations not listed`, keyword: "truncated" },
+  ];
 }

@@ -57,7 +57,8 @@ const UNIVERSAL: Record<string, readonly string[]> = {
   // AsyncLocalStorage carries a skill's context (harness rule 6): Node, Bun, Deno and workerd all provide it.
   // pino's package has a browser build, which bundlers for Fetch runtimes pick.
   // The platform tools (`ctx.tools`, built for every run) bring their pure-JS helpers: the retry and breaker policy
-  // (cockatiel), the service clients (openapi-fetch), schema validation (ajv, re2js, canonicalize).
+  // (cockatiel), the service clients (openapi-fetch), schema validation (ajv, re2js, canonicalize, and
+  // @cfworker/json-schema where the runtime refuses Ajv's generated code).
   "src/server/index.ts": [
     "@bufbuild/protobuf",
     "eventsource-parser",
@@ -68,6 +69,7 @@ const UNIVERSAL: Record<string, readonly string[]> = {
     "ajv",
     "canonicalize",
     "re2js",
+    "@cfworker/json-schema",
   ],
 };
 

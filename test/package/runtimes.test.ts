@@ -57,6 +57,24 @@ async function bundle(dir: string, entry: string, conditions: string[]): Promise
   return outfile;
 }
 
+/** What the runtime agent's `schema` skill answers for `text` under `outputSchema` (JSON-RPC SendMessage). */
+async function schemaSkill(origin: string, text: string, outputSchema: object): Promise<string> {
+  const message = {
+    messageId: `schema-${text}`,
+    role: "ROLE_USER",
+    parts: [{ text }],
+    metadata: { skillId: "schema", novaosContext: { output_schema: outputSchema } },
+  };
+  const response = await fetch(`${origin}/`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "A2A-Version": "1.0" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message } }),
+  });
+  // biome-ignore lint/suspicious/noExplicitAny: the answer is read loosely.
+  const answer: any = await response.json();
+  return answer?.result?.task?.artifacts?.[0]?.parts?.[0]?.text ?? JSON.stringify(answer);
+}
+
 /** Runs a process to its end; resolves its stdout, rejects with its stderr when it fails. */
 async function run(file: string, args: string[], cwd: string): Promise<string> {
   const child = spawn(file, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
@@ -118,6 +136,10 @@ describe("runtimes", () => {
       expect(await inWorker.text(), stderr).toBe(exchanged("workerd", "workerd"));
       expect(inWorker.status).toBe(200);
       expect(await exchange(`${origin}/`, "node")).toBe(exchanged("workerd", "node"));
+      // workerd refuses to generate code from strings: the output schema is interpreted, not compiled by Ajv.
+      const outputSchema = { type: "string", pattern: "^[a-z]+$" };
+      expect(await schemaSkill(origin, "lowercase", outputSchema)).toBe("conforms");
+      expect(await schemaSkill(origin, "Not Lowercase", outputSchema)).toBe("pattern");
     } finally {
       await stop(workerd);
     }
