@@ -37,9 +37,24 @@ function decodeOrInvalid<T>(decode: () => T, what: string): T {
 }
 
 /**
- * A reply from its JSON. A promise only when the generated reader bails out
- * and the reflective path (loaded on first need) answers.
+ * `json` read as `method`'s reply, then checked: by the generated reader, or,
+ * where it bails out, by the reflective path (loaded on first need), whose
+ * decode errors become InvalidAgentResponseError. A promise only then.
  */
+function decodeChecked<M extends A2AMethodName, R>(
+  method: M,
+  json: object,
+  what: string,
+  check: (reply: MethodOutput<M>) => R,
+): R | Promise<R> {
+  const fast = readReplyFast(method, json);
+  if (fast !== undefined) return check(fast);
+  return loadReflective().then((r) =>
+    check(decodeOrInvalid(() => r.decodeReply(method, json), what) as MethodOutput<M>),
+  );
+}
+
+/** A reply from its JSON (a promise only when the reflective path answers). */
 export function decodeReply<M extends A2AMethodName>(
   method: M,
   json: unknown,
@@ -48,12 +63,7 @@ export function decodeReply<M extends A2AMethodName>(
   if (value !== undefined && value !== null && !isJsonObject(value)) {
     throw new InvalidAgentResponseError(`The agent's ${method} reply is not a JSON object`);
   }
-  const fast = readReplyFast(method, value ?? {});
-  if (fast !== undefined) return checkReply(method, fast, json);
-  return loadReflective().then((r) => {
-    const reply = decodeOrInvalid(() => r.decodeReply(method, value ?? {}), `${method} reply`) as MethodOutput<M>;
-    return checkReply(method, reply, json);
-  });
+  return decodeChecked(method, value ?? {}, `${method} reply`, (reply) => checkReply(method, reply, json));
 }
 
 /** Refuses a decoded reply that lacks what its type cannot do without (whatever the binding). */
@@ -79,12 +89,5 @@ export function checkFrame(frame: StreamResponse, raw?: unknown): StreamResponse
 /** One stream frame from its JSON (a promise only when the reflective path answers, as for `decodeReply`). */
 export function decodeFrame(json: unknown): StreamResponse | Promise<StreamResponse> {
   if (!isJsonObject(json)) throw new InvalidAgentResponseError("A stream frame is not a JSON object");
-  const fast = readReplyFast("SendStreamingMessage", json);
-  if (fast !== undefined) return checkFrame(fast, json);
-  return loadReflective().then((r) =>
-    checkFrame(
-      decodeOrInvalid(() => r.decodeReply("SendStreamingMessage", json), "stream frame") as StreamResponse,
-      json,
-    ),
-  );
+  return decodeChecked("SendStreamingMessage", json, "stream frame", (frame) => checkFrame(frame, json));
 }

@@ -18,11 +18,32 @@ import type { Dialect, SchemaCheck, SchemaViolation } from "./schema-validation.
 
 const DRAFTS: Readonly<Record<Dialect, SchemaDraft>> = { "2020-12": "2020-12", "2019-09": "2019-09", "draft-07": "7" };
 
-/** Keywords whose value is one schema, a list of schemas, or a map of schemas (names or patterns to schemas). */
-const ONE = new Set(["not", "if", "then", "else", "additionalProperties", "unevaluatedProperties", "propertyNames"]);
-const ONE_MORE = new Set(["contains", "additionalItems", "unevaluatedItems", "items"]);
-const LIST = new Set(["allOf", "anyOf", "oneOf", "prefixItems", "items"]);
-const MAP = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"]);
+/** Keywords whose value is a schema or a list of schemas, and those whose value maps names or patterns to schemas. */
+const SUBSCHEMAS = new Set([
+  "not",
+  "if",
+  "then",
+  "else",
+  "additionalProperties",
+  "unevaluatedProperties",
+  "propertyNames",
+  "contains",
+  "additionalItems",
+  "unevaluatedItems",
+  "items",
+  "allOf",
+  "anyOf",
+  "oneOf",
+  "prefixItems",
+]);
+const SCHEMA_MAPS = new Set([
+  "properties",
+  "patternProperties",
+  "$defs",
+  "definitions",
+  "dependentSchemas",
+  "dependencies",
+]);
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
 
@@ -37,9 +58,8 @@ function prepared(schema: unknown): unknown {
   for (const [key, value] of Object.entries(schema)) {
     if (key === "format" && typeof value === "string") continue;
     if (key === "pattern" && typeof value === "string") compileRe2Pattern(value);
-    if (ONE.has(key) || (ONE_MORE.has(key) && isObject(value))) out[key] = prepared(value);
-    else if (LIST.has(key) && Array.isArray(value)) out[key] = value.map(prepared);
-    else if (MAP.has(key) && isObject(value)) {
+    if (SUBSCHEMAS.has(key)) out[key] = Array.isArray(value) ? value.map(prepared) : prepared(value);
+    else if (SCHEMA_MAPS.has(key) && isObject(value)) {
       if (key === "patternProperties") for (const pattern of Object.keys(value)) compileRe2Pattern(pattern);
       out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, prepared(sub)]));
     } else out[key] = value;
