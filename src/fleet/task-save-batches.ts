@@ -15,6 +15,7 @@
  * batch takes it once. See docs/decisions.md (S670).
  */
 import { isTerminalState } from "../a2a/task-state.js";
+import { scopedKey } from "../server/task-store.js";
 import { type PostgresPool, type Row, run } from "./postgres-pool.js";
 import { SAVE_TASKS, SAVE_TASKS_WITH_EVENTS } from "./task-sql.js";
 
@@ -91,7 +92,7 @@ export class TaskSaveBatches {
    * the lease waiting for it, if any.
    */
   save(save: TaskSave): Promise<number | undefined> {
-    const key = taskKey(save.scope, save.id);
+    const key = scopedKey(save.id, save.scope);
     this.#saving.set(key, (this.#saving.get(key) ?? 0) + 1);
     const take = save.expected === 0 ? this.#firstSaveTakes.get(key) : undefined;
     if (!take) return this.#enqueue({ kind: "save", save }, [`s${key}`]);
@@ -102,7 +103,7 @@ export class TaskSaveBatches {
   /** Takes or releases a lease in the next batch (a store that records events only). */
   async lease(lease: LeaseWrite): Promise<void> {
     if (!this.#recordEvents) throw new Error("leases need a store that records events");
-    await this.#enqueue({ kind: "lease", lease }, lease.take ? [`l${taskKey(lease.scope, lease.taskId)}`] : []);
+    await this.#enqueue({ kind: "lease", lease }, lease.take ? [`l${scopedKey(lease.taskId, lease.scope)}`] : []);
   }
 
   /**
@@ -114,7 +115,7 @@ export class TaskSaveBatches {
    */
   takeWithFirstSave(lease: LeaseWrite): Promise<boolean> {
     if (!this.#recordEvents) throw new Error("leases need a store that records events");
-    const key = taskKey(lease.scope, lease.taskId);
+    const key = scopedKey(lease.taskId, lease.scope);
     // A run superseded before the task's first save never needed its lease.
     this.#firstSaveTakes.get(key)?.settle(Promise.resolve(false));
     return new Promise((resolve) => {
@@ -124,7 +125,7 @@ export class TaskSaveBatches {
 
   /** The run ended before any save carried its take: none is needed. */
   dropFirstSaveTake(lease: LeaseWrite): void {
-    const key = taskKey(lease.scope, lease.taskId);
+    const key = scopedKey(lease.taskId, lease.scope);
     const take = this.#firstSaveTakes.get(key);
     if (take?.lease.runId !== lease.runId) return;
     this.#firstSaveTakes.delete(key);
@@ -133,7 +134,7 @@ export class TaskSaveBatches {
 
   /** Whether a save of the task is queued or under way here (its notification may come before its answer). */
   saving(taskId: string, scope: string): boolean {
-    return this.#saving.has(taskKey(scope, taskId));
+    return this.#saving.has(scopedKey(taskId, scope));
   }
 
   /** Resolves once every write queued so far was sent and answered. */
@@ -194,7 +195,7 @@ export class TaskSaveBatches {
         const { write } = queued;
         // Nothing was stored: the task's next first save carries the take (unless a newer run's take waits).
         if (write.kind !== "save" || !write.take) continue;
-        const key = taskKey(write.save.scope, write.save.id);
+        const key = scopedKey(write.save.id, write.save.scope);
         if (this.#firstSaveTakes.has(key)) write.take.settle(Promise.resolve(false));
         else this.#firstSaveTakes.set(key, write.take);
       }
@@ -202,7 +203,7 @@ export class TaskSaveBatches {
       for (const queued of batch) for (const key of queued.keys) keys.delete(key);
       for (const { write } of batch) {
         if (write.kind !== "save") continue;
-        const key = taskKey(write.save.scope, write.save.id);
+        const key = scopedKey(write.save.id, write.save.scope);
         const left = (this.#saving.get(key) ?? 1) - 1;
         if (left === 0) this.#saving.delete(key);
         else this.#saving.set(key, left);
@@ -284,8 +285,4 @@ export class TaskSaveBatches {
     }
     return versions;
   }
-}
-
-function taskKey(scope: string, taskId: string): string {
-  return `${scope}\u0000${taskId}`;
 }
