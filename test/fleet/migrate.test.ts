@@ -8,6 +8,12 @@ import { loadMigrations, migrate } from "../../src/fleet/migrate.js";
 import { StoreError } from "../../src/server/store-errors.js";
 import { createDatabase, postgresUrl } from "./support/postgres.js";
 
+/** The migrations the package ships, in order. */
+const SHIPPED = [
+  { version: 1, name: "0001_init.sql" },
+  { version: 2, name: "0002_statement_counts.sql" },
+];
+
 describe.skipIf(!postgresUrl)("migrate", () => {
   const opened: { pools: pg.Pool[] } = { pools: [] };
   afterEach(async () => {
@@ -28,13 +34,13 @@ describe.skipIf(!postgresUrl)("migrate", () => {
 
   it("finds the shipped migrations beside the module, numbered and checksummed", async () => {
     const migrations = await loadMigrations();
-    expect(migrations[0]).toMatchObject({ version: 1, name: "0001_init.sql" });
-    expect(migrations[0]?.checksum).toMatch(/^[0-9a-f]{64}$/);
+    expect(migrations.map(({ version, name }) => ({ version, name }))).toEqual(SHIPPED);
+    for (const m of migrations) expect(m.checksum).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it("applies the schema once, records it, and finds nothing to do the second time", async () => {
     const { pool } = await freshPool();
-    expect(await migrate(pool)).toEqual(["0001_init.sql"]);
+    expect(await migrate(pool)).toEqual(SHIPPED.map((m) => m.name));
     expect(await migrate(pool)).toEqual([]);
     expect(await tables(pool)).toEqual([
       "a2a_push_configs",
@@ -44,8 +50,11 @@ describe.skipIf(!postgresUrl)("migrate", () => {
       "a2a_task_leases",
       "a2a_tasks",
     ]);
-    const recorded = (await pool.query("SELECT version, name, checksum FROM a2a_schema_migrations")).rows;
-    expect(recorded).toEqual([{ version: 1, name: "0001_init.sql", checksum: (await loadMigrations())[0]?.checksum }]);
+    const recorded = (await pool.query("SELECT version, name, checksum FROM a2a_schema_migrations ORDER BY version"))
+      .rows;
+    expect(recorded).toEqual(
+      (await loadMigrations()).map(({ version, name, checksum }) => ({ version, name, checksum })),
+    );
   });
 
   it("applies the schema exactly once when replicas migrate at the same moment", async () => {
@@ -53,8 +62,10 @@ describe.skipIf(!postgresUrl)("migrate", () => {
     const replicas = Array.from({ length: 4 }, () => new pg.Pool({ connectionString: db.url, max: 1 }));
     opened.pools.push(...replicas);
     const applied = await Promise.all(replicas.map((pool) => migrate(pool)));
-    expect(applied.flat()).toEqual(["0001_init.sql"]);
-    expect((await replicas[0]?.query("SELECT count(*)::int AS n FROM a2a_schema_migrations"))?.rows[0].n).toBe(1);
+    expect(applied.flat()).toEqual(SHIPPED.map((m) => m.name));
+    expect((await replicas[0]?.query("SELECT count(*)::int AS n FROM a2a_schema_migrations"))?.rows[0].n).toBe(
+      SHIPPED.length,
+    );
   });
 
   it("applies files in the order of their number, each in its own transaction, and refuses an edited one", async () => {
