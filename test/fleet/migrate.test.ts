@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadMigrations, migrate } from "../../src/fleet/migrate.js";
+import { loadMigrations, migrate, pendingMigrations } from "../../src/fleet/migrate.js";
 import { StoreError } from "../../src/server/store-errors.js";
 import { createDatabase, postgresUrl } from "./support/postgres.js";
 
@@ -87,5 +87,18 @@ describe.skipIf(!postgresUrl)("migrate", () => {
 
     await writeFile(join(directory, "0001_first.sql"), "CREATE TABLE t (n bigint);");
     await expect(migrate(pool, { directory })).rejects.toThrow(/0001_first.sql differs/);
+    await expect(pendingMigrations(pool, { directory })).rejects.toThrow(/0001_first.sql differs/);
+  });
+
+  it("lists what migrate would apply, applying nothing: every file on a fresh database, then the new ones", async () => {
+    const { pool } = await freshPool();
+    const directory = await mkdtemp(join(tmpdir(), "migrations-"));
+    await writeFile(join(directory, "0001_first.sql"), "CREATE TABLE t (n int);");
+    expect((await pendingMigrations(pool, { directory })).map((m) => m.name)).toEqual(["0001_first.sql"]);
+    expect(await tables(pool)).toEqual([]);
+    await migrate(pool, { directory });
+    expect(await pendingMigrations(pool, { directory })).toEqual([]);
+    await writeFile(join(directory, "0002_second.sql"), "INSERT INTO t VALUES (2);");
+    expect((await pendingMigrations(pool, { directory })).map((m) => m.name)).toEqual(["0002_second.sql"]);
   });
 });
