@@ -11,12 +11,12 @@
  * Starts its own throwaway cluster (as the tests do), or uses
  * NOVAOS_BENCH_POSTGRES_URL (a database it may fill and drop tables in).
  */
-import { readFile } from "node:fs/promises";
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import pg from "pg";
 import postgres from "postgres";
 import { ArtifactSchema, MessageSchema, Role, type Task, TaskSchema, TaskState } from "../gen/a2a_pb.js";
+import { migrate } from "../src/fleet/migrate.js";
 import type { Statement } from "../src/fleet/postgres-pool.js";
 import { taskFromRow, taskRowValues } from "../src/fleet/task-rows.js";
 import { GET_TASK, listTasksStatement, SAVE_TASK } from "../src/fleet/task-sql.js";
@@ -80,23 +80,18 @@ async function setUp(url: string): Promise<void> {
   await client.connect();
   try {
     await client.query(
-      "DROP TABLE IF EXISTS a2a_tasks, a2a_task_counts, a2a_push_configs, a2a_task_events, a2a_task_leases;" +
-        "DROP FUNCTION IF EXISTS a2a_count_tasks",
+      "DROP TABLE IF EXISTS a2a_tasks, a2a_task_counts, a2a_push_configs, a2a_task_events, a2a_task_leases," +
+        " a2a_schema_migrations; DROP FUNCTION IF EXISTS a2a_count_tasks, a2a_count_task_changes",
     );
-    await client.query(await readFile(new URL("../src/fleet/migrations/0001_init.sql", import.meta.url), "utf8"));
+    const pool = new pg.Pool({ connectionString: url, max: 1 });
+    await migrate(pool).finally(() => pool.end());
     const [contextId, , , , taskText, artifacts] = taskRowValues(typicalTask("TEMPLATE-ID", 0));
-    // One statement updating one counter row 100,000 times is quadratic: load without the trigger, then count.
-    await client.query("ALTER TABLE a2a_tasks DISABLE TRIGGER a2a_tasks_counted");
     await client.query(
       `INSERT INTO a2a_tasks (scope, id, owner, context_id, state, sort_seconds, sort_nanos, version, task, artifacts)
        SELECT 'bench', 'bench-' || i, '', $1 || (i % 100), CASE WHEN i % 3 = 0 THEN 3 ELSE 4 END,
               -(1700000000 + i), 0, 1, replace($2, 'TEMPLATE-ID', 'bench-' || i), $3
        FROM generate_series(1, ${ROWS}) AS i`,
       [contextId, taskText, artifacts],
-    );
-    await client.query("ALTER TABLE a2a_tasks ENABLE TRIGGER a2a_tasks_counted");
-    await client.query(
-      "INSERT INTO a2a_task_counts SELECT scope, owner, state, 0, count(*) FROM a2a_tasks GROUP BY scope, owner, state",
     );
     await client.query("VACUUM ANALYZE a2a_tasks");
   } finally {

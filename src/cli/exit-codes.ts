@@ -10,6 +10,7 @@ import {
   NovaOSError,
   NovaOSValidationError,
 } from "../index.js";
+import { StoreUnavailableError } from "../server/index.js";
 import { CliFailure, CliUsageError } from "./cli-errors.js";
 
 export const EXIT = {
@@ -19,7 +20,7 @@ export const EXIT = {
   FAILED: 1,
   /** Bad arguments: an unknown option, a missing argument, invalid JSON in --data, an unreadable file. */
   USAGE: 2,
-  /** The agent or service could not be reached (refused, reset, no such host, TLS). */
+  /** The agent, service or database could not be reached (refused, reset, no such host, TLS). */
   UNREACHABLE: 3,
   /** It answered, but with an error or with something that is not A2A (HTML, not JSON, too large, 404). */
   PROTOCOL: 4,
@@ -62,7 +63,12 @@ export function exitCodeFor(error: unknown, signal?: AbortSignal): ExitCode {
   if (error instanceof A2AError) return EXIT.PROTOCOL;
   if (error instanceof RangeError || error instanceof TypeError) return EXIT.USAGE;
   if (isTimeout(error)) return EXIT.TIMEOUT;
-  if (error instanceof NovaOSConnectionError || error instanceof NovaOSDNSConnectionError) return EXIT.UNREACHABLE;
+  if (
+    error instanceof NovaOSConnectionError ||
+    error instanceof NovaOSDNSConnectionError ||
+    error instanceof StoreUnavailableError
+  )
+    return EXIT.UNREACHABLE;
   // A bad argument the SDK caught before any I/O names its field; other validation errors are the peer's.
   if (error instanceof NovaOSValidationError && error.field !== undefined) return EXIT.USAGE;
   if (error instanceof NovaOSError) return EXIT.PROTOCOL;

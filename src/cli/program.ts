@@ -8,6 +8,7 @@ import { registerCard } from "./commands/card.js";
 import { registerChat } from "./commands/chat.js";
 import { registerCheck } from "./commands/check.js";
 import { registerDns } from "./commands/dns.js";
+import { registerFleet } from "./commands/fleet.js";
 import { registerGateway } from "./commands/gateway.js";
 import { registerKeys } from "./commands/keys.js";
 import { registerPush } from "./commands/push.js";
@@ -44,6 +45,7 @@ export function buildProgram(io: CliIo, version: string): Command {
   registerSeal(program, io);
   registerDns(program, io);
   registerGateway(program, io);
+  registerFleet(program, io);
   registerCheck(program, io);
   for (const command of allCommands(program)) {
     command.exitOverride().configureOutput(program.configureOutput());

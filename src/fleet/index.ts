@@ -4,7 +4,14 @@
  * prepares their database. Needs the `pg` package (an optional peer
  * dependency). See docs/fleet.md.
  */
-export { loadMigrations, MIGRATION_LOCK_KEY, type MigrateOptions, type Migration, migrate } from "./migrate.js";
+export {
+  loadMigrations,
+  MIGRATION_LOCK_KEY,
+  type MigrateOptions,
+  type Migration,
+  migrate,
+  pendingMigrations,
+} from "./migrate.js";
 export { PgPushNotificationConfigStore, type PgPushNotificationConfigStoreOptions } from "./pg-push-config-store.js";
 export {
   DEFAULT_EVENT_RETENTION_MS,

@@ -88,23 +88,9 @@ async function applyMissing(client: PostgresClient, migrations: Migration[]): Pr
        applied_at timestamptz NOT NULL DEFAULT now()
      )`,
   );
-  const applied = new Map(
-    (await query(client, "SELECT version, name, checksum FROM a2a_schema_migrations")).map((row) => [
-      row.version as number,
-      row as { name: string; checksum: string },
-    ]),
-  );
+  const recorded = await query(client, "SELECT version, name, checksum FROM a2a_schema_migrations");
   const done: string[] = [];
-  for (const migration of migrations) {
-    const recorded = applied.get(migration.version);
-    if (recorded) {
-      if (recorded.checksum !== migration.checksum) {
-        throw new StoreError(
-          `Migration ${migration.name} differs from the one applied as ${recorded.name}: a shipped migration was edited`,
-        );
-      }
-      continue;
-    }
+  for (const migration of unapplied(migrations, recorded)) {
     await query(client, "BEGIN");
     try {
       await query(client, migration.sql);
@@ -121,6 +107,38 @@ async function applyMissing(client: PostgresClient, migrations: Migration[]): Pr
     done.push(migration.name);
   }
   return done;
+}
+
+/**
+ * The migrations a database lacks, without applying any (what `migrate` would apply now): none recorded when
+ * `a2a_schema_migrations` does not exist yet. Refuses, as `migrate` does, an applied file that was edited.
+ */
+export async function pendingMigrations(pool: PostgresPool, options: MigrateOptions = {}): Promise<Migration[]> {
+  const migrations = await loadMigrations(options.directory);
+  let recorded: Record<string, unknown>[] = [];
+  try {
+    const { rows } = await pool.query({ text: "SELECT to_regclass('a2a_schema_migrations') IS NOT NULL AS made" });
+    if (rows[0]?.made === true) {
+      recorded = (await pool.query({ text: "SELECT version, name, checksum FROM a2a_schema_migrations" })).rows;
+    }
+  } catch (error) {
+    throw storeErrorOf(error);
+  }
+  return unapplied(migrations, recorded);
+}
+
+/** The migrations not among the `recorded` rows of `a2a_schema_migrations`; an edited applied file is refused. */
+function unapplied(migrations: readonly Migration[], recorded: readonly Record<string, unknown>[]): Migration[] {
+  const applied = new Map(recorded.map((row) => [row.version as number, row as { name: string; checksum: string }]));
+  return migrations.filter((migration) => {
+    const row = applied.get(migration.version);
+    if (row && row.checksum !== migration.checksum) {
+      throw new StoreError(
+        `Migration ${migration.name} differs from the one applied as ${row.name}: a shipped migration was edited`,
+      );
+    }
+    return !row;
+  });
 }
 
 async function query(client: PostgresClient, text: string, values?: unknown[]): Promise<Record<string, unknown>[]> {

@@ -9,7 +9,8 @@
  * hides the rest of a scope.
  */
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
-import type { Task } from "../../gen/a2a_pb.js";
+import type { StreamResponse, Task } from "../../gen/a2a_pb.js";
+import { isTerminalState } from "../a2a/task-state.js";
 import { defaultLogger, type Logger } from "../runtime/logger.js";
 import { CorruptRecordError, TaskVersionConflictError } from "../server/store-errors.js";
 import type { StoredTask, TaskCursor, TaskPage, TaskQuery, TaskStore, TaskWriter } from "../server/task-store.js";
@@ -70,12 +71,7 @@ export class PgTaskStore implements TaskStore {
     const save: TaskSave = { scope, id: task.id, owner: writer.owner, row, expected };
     let version: number | undefined;
     try {
-      version = await this.#batches.save(
-        events
-          ? // A task's first save notifies nobody (no digest): nobody can follow a task not stored yet.
-            { ...save, events: events.map(encodeEvent), digest: expected > 0 ? taskDigest(task.id, scope) : undefined }
-          : save,
-      );
+      version = await this.#batches.save(followable(save, events));
     } catch (error) {
       if (events) writer.events?.unshift(...events);
       throw error;
@@ -153,4 +149,17 @@ function cursorOfRow(row: TaskRow): TaskCursor {
     nanos: -row.sort_nanos,
   };
   return { statusTime, taskId: row.id };
+}
+
+/**
+ * The save with what replicas following the task read: its events, and a
+ * notification once stored. A task's first save notifies nobody: nobody can
+ * follow a task not stored yet. Stored terminal, nobody ever will
+ * (SubscribeToTask refuses a task in a terminal state), so its events are not
+ * stored either (decision S674).
+ */
+function followable(save: TaskSave, events: StreamResponse[] | undefined): TaskSave {
+  if (!events) return save;
+  if (save.expected > 0) return { ...save, events: events.map(encodeEvent), digest: taskDigest(save.id, save.scope) };
+  return isTerminalState(save.row[1]) ? save : { ...save, events: events.map(encodeEvent) };
 }

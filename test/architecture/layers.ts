@@ -64,7 +64,7 @@ export const MAY_IMPORT: Readonly<Record<Area, readonly Area[]>> = {
   // The universal entry: nothing that needs Node (test/architecture/universal-entries.test.ts checks the packages).
   index: ["gen", "a2a", "errors", "runtime", "messages", "http", "client"],
   // The command-line tool is built on the package entries only.
-  cli: ["index", "server", "node", "grpc", "discovery", "platform", "security", "protocol"],
+  cli: ["index", "server", "node", "grpc", "discovery", "platform", "security", "protocol", "fleet"],
   // The PostgreSQL stores implement the server's store seam.
   fleet: [...SHARED, "server"],
   // The local platform (its own entry and bin) runs agents with the client and serves what the platform

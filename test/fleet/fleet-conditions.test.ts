@@ -56,15 +56,29 @@ describe.skipIf(!postgresUrl)("tasks that span replicas, under bad conditions", 
     const writer = { owner: "", version: 0, events: [statusFrame("t", TaskState.WORKING)] };
     await expect(store.save(working("t"), "s", writer)).rejects.toBeInstanceOf(StoreUnavailableError);
     expect(writer.events).toHaveLength(1);
-    writer.events.push(statusFrame("t", TaskState.COMPLETED));
-    await store.save(taskAt("t", 2000), "s", writer);
+    writer.events.push(statusFrame("t", TaskState.INPUT_REQUIRED));
+    await store.save(taskAt("t", 2000, { state: TaskState.INPUT_REQUIRED }), "s", writer);
     expect(writer.events).toEqual([]);
     const read = await readEvents(pool, "t", "s", 0);
     expect(read.version).toBe(1);
     expect(read.frames.map((f) => (f.payload.case === "statusUpdate" ? f.payload.value.status?.state : 0))).toEqual([
       TaskState.WORKING,
-      TaskState.COMPLETED,
+      TaskState.INPUT_REQUIRED,
     ]);
+  });
+
+  it("stores no events for a task first stored terminal, which no replica can subscribe to (S674)", async () => {
+    const pool = db.current.pool;
+    const store = new PgTaskStore({ pool, recordEvents: true, logger: silent });
+    const events = [statusFrame("t", TaskState.WORKING), statusFrame("t", TaskState.COMPLETED)];
+    const writer = { owner: "", version: 0, events };
+    await store.save(taskAt("t", 2000), "s", writer);
+    expect(writer).toMatchObject({ version: 1, events: [] });
+    expect(await readEvents(pool, "t", "s", 0)).toEqual({ frames: [], version: 0 });
+    // Once stored, every save's events are kept for the replicas following the task.
+    await store.save(working("u"), "s", { owner: "", version: 0, events: [statusFrame("u", TaskState.WORKING)] });
+    await store.save(taskAt("u", 2000), "s", { owner: "", version: 1, events: [statusFrame("u", TaskState.COMPLETED)] });
+    expect((await readEvents(pool, "u", "s", 0)).frames).toHaveLength(2);
   });
 
   it("ends a stream with CorruptRecordError at a stored event that does not decode", async () => {

@@ -75,6 +75,33 @@ describe.skipIf(!postgresUrl)("group commit of task saves", () => {
     expect((await base.get("old", "s"))?.version).toBe(1);
   });
 
+  it("sends one batch at a time: the saves asked for while it commits go together in the next statement", async () => {
+    const gate = deferred<void>();
+    const sent: unknown[][] = [];
+    const pool: PostgresPool = {
+      query: async (config) => {
+        sent.push(config.values ?? []);
+        if (sent.length === 1) await gate.promise;
+        return db.current.pool.query(config);
+      },
+      connect: () => db.current.pool.connect(),
+    };
+    const store = new PgTaskStore({ pool, recordEvents: true, logger: silent });
+    const save = (id: string) => store.save(taskAt(id, 2000), "s", { owner: "", version: 0, events: [] });
+    const first = save("a");
+    while (sent.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    // Two more turns, each asking for a save, while the first batch is held.
+    const later = [save("b")];
+    await new Promise((resolve) => setImmediate(resolve));
+    later.push(save("c"));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(sent).toHaveLength(1);
+    gate.resolve();
+    await Promise.all([first, ...later]);
+    const ids = (values: unknown[]) => (JSON.parse(values[0] as string) as { id: string }[]).map((row) => row.id);
+    expect(sent.map(ids)).toEqual([["a"], ["b", "c"]]);
+  });
+
   it("takes no lease for a new task whose first save is terminal, and one with the first save of a running task", async () => {
     const { pool, names } = recording(db.current.pool);
     const fleet = new PgTaskFleet({ pool, logger: silent });
