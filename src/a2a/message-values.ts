@@ -168,6 +168,10 @@ export function withFiniteNumbers<S extends DescMessage>(schema: S, message: Mes
 
 /** `value` itself when every number in it is finite; otherwise a copy with `null` in place of each one that is not. */
 export function withFiniteJson<T extends JsonValue | undefined>(value: T): T {
+  // Most values are no container (a skill's metadata is mostly absent): nothing to walk, and a root of its own.
+  if (typeof value !== "object" || value === null) {
+    return (typeof value === "number" && !Number.isFinite(value) ? null : value) as T;
+  }
   let finite = true;
   const walk = (found: Found) => ({ found, counted: () => undefined });
   visitJson(
@@ -179,14 +183,12 @@ export function withFiniteJson<T extends JsonValue | undefined>(value: T): T {
     KEEP,
   );
   if (finite) return value;
-  let copy = structuredClone(value);
+  const copy = structuredClone(value);
   visitJson(
     copy,
     "",
     walk((_path, setNull) => setNull()),
-    () => {
-      copy = null as T;
-    },
+    KEEP,
   );
   return copy;
 }

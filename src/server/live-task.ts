@@ -62,6 +62,9 @@ export interface LiveTaskLimits {
   readonly maxBacklogBytes?: number | undefined;
 }
 
+/** What `stored()` answers when every change is stored already. */
+const STORED: Promise<void> = Promise.resolve();
+
 /** Up to this many artifacts, an id is found by a scan; past it, through an index. */
 const SCANNED_ARTIFACTS = 8;
 
@@ -86,7 +89,7 @@ export class LiveTask implements StoredTask {
   #artifactIndex: Map<string, number> | undefined;
   #saving: Promise<void> = Promise.resolve();
   #queuedSave: Promise<void> | undefined;
-  /** A change no save has taken yet (stores that save asynchronously). */
+  /** A change no save has taken yet (or whose save failed). */
   #unsaved = false;
   readonly #maxHistoryBytes: number;
   /** The history's estimated bytes, counted once the task first grows past the budget. */
@@ -340,7 +343,7 @@ export class LiveTask implements StoredTask {
    */
   persist(): Promise<void> {
     if (this.#uncommitted) return Promise.resolve();
-    if (this.#store.savesSynchronously) return this.#store.save(this.task, this.scope, this.writer);
+    if (this.#store.savesSynchronously) return this.#saveNow();
     this.#unsaved = true;
     if (this.#queuedSave) return this.#queuedSave;
     const save = this.#saving.then(nextTurn).then(() => {
@@ -359,13 +362,26 @@ export class LiveTask implements StoredTask {
   }
 
   /**
+   * A save to a store that saves synchronously. One that succeeded has
+   * advanced the writer's version by the time it returns (`TaskStore.save`);
+   * one that did not leaves the change unsaved, for `stored()` to save again.
+   */
+  #saveNow(): Promise<void> {
+    const version = this.writer.version;
+    const saved = this.#store.save(this.task, this.scope, this.writer);
+    this.#unsaved = this.writer.version === version;
+    return saved;
+  }
+
+  /**
    * Resolves once every change so far is stored: waits for the saves under
    * way, and saves again only for a change none of them stored (a run that
    * ends saves nothing more than its writes did); rejects when that save
    * fails.
    */
   stored(): Promise<void> {
-    if (this.#unsaved || this.#store.savesSynchronously) return this.persist();
+    if (this.#unsaved) return this.persist();
+    if (this.#store.savesSynchronously) return STORED;
     // A save under way that fails leaves its change unsaved: it is saved once more.
     return this.#saving.then(() => (this.#unsaved ? this.persist() : undefined));
   }

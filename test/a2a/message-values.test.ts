@@ -10,7 +10,7 @@ import { a2aJsonCodecs } from "../../gen/a2a_json.js";
 import { PartSchema, SendMessageRequestSchema, TaskSchema } from "../../gen/a2a_pb.js";
 import { BAD_REQUEST_TYPE } from "../../src/a2a/error-wire.js";
 import { InvalidParamsError } from "../../src/a2a/errors.js";
-import { withFiniteNumbers } from "../../src/a2a/message-values.js";
+import { withFiniteJson, withFiniteNumbers } from "../../src/a2a/message-values.js";
 import {
   checkRequiredFields,
   decodeMessage,
@@ -101,6 +101,22 @@ describe("numbers JSON cannot carry", () => {
     expect(withFiniteNumbers(TaskSchema, task)).not.toBe(task);
     const finite = create(TaskSchema, { id: "t", metadata: { n: 1 } });
     expect(withFiniteNumbers(TaskSchema, finite)).toBe(finite);
+  });
+});
+
+describe("withFiniteJson (a skill's own JSON: output and metadata)", () => {
+  it("keeps a value with only finite numbers as it is, scalars and an absent value included", () => {
+    const nested = { a: [1, "x", { b: 2.5 }], c: null };
+    expect(withFiniteJson(nested)).toBe(nested);
+    for (const scalar of [undefined, null, 0, -1.5, "NaN", true]) expect(withFiniteJson(scalar)).toBe(scalar);
+  });
+
+  it("writes null for every number JSON cannot carry, at the top as well as inside, in a copy", () => {
+    expect(withFiniteJson(Number.NaN)).toBeNull();
+    expect(withFiniteJson(Number.POSITIVE_INFINITY)).toBeNull();
+    const value = { a: [1, Number.NaN], b: { c: Number.NEGATIVE_INFINITY, d: 2 } };
+    expect(withFiniteJson(value)).toEqual({ a: [1, null], b: { c: null, d: 2 } });
+    expect(value.a[1]).toBeNaN();
   });
 });
 

@@ -45,6 +45,19 @@ describe("countJsonTextValues", () => {
   it("stops counting past stopAt", () => {
     expect(countJsonTextValues(bytes(`[${"0,".repeat(1000)}0]`), 10)).toBe(11);
   });
+
+  it("never counts more than one value plus one per byte (why a body shorter than the limit is not counted)", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.boolean(), (value, pretty) => {
+        const text = bytes(JSON.stringify(value, null, pretty ? 2 : undefined));
+        expect(countJsonTextValues(text)).toBeLessThanOrEqual(text.byteLength + 1);
+      }),
+      { numRuns: 500 },
+    );
+    // The densest text there is: every byte but the last opens a value.
+    const dense = bytes(`${"[".repeat(50)}${"]".repeat(50)}`);
+    expect(countJsonTextValues(dense)).toBe(50);
+  });
 });
 
 describe("parseRequestJson", () => {
@@ -55,6 +68,15 @@ describe("parseRequestJson", () => {
     expect(() => parseRequestJson(body)).toThrow(/MAX_REQUEST_VALUES/);
     expect(parseRequestJson(bytes("[1,2]"), 3)).toEqual([1, 2]);
     expect(() => parseRequestJson(bytes("[1,2,3]"), 3)).toThrow(InvalidParamsError);
+  });
+
+  it("refuses at the limit exactly, for bodies of the limit's length in bytes and just over it", () => {
+    // `[0,0,…]` of n zeros holds n + 1 values in 2n + 1 bytes; `[[…]]` of n brackets holds n values in 2n bytes.
+    expect(() => parseRequestJson(bytes("[0,0]"), 2)).toThrow(InvalidParamsError);
+    expect(parseRequestJson(bytes("[0]"), 2)).toEqual([0]);
+    expect(parseRequestJson(bytes("[[]]"), 2)).toEqual([[]]);
+    expect(() => parseRequestJson(bytes("[[[]]]"), 2)).toThrow(InvalidParamsError);
+    expect(parseRequestJson(bytes("[[[]]]"), 6)).toEqual([[[]]]);
   });
 
   it("answers -32700 for text that is not UTF-8 JSON", () => {

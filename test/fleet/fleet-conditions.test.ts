@@ -77,7 +77,11 @@ describe.skipIf(!postgresUrl)("tasks that span replicas, under bad conditions", 
     expect(await readEvents(pool, "t", "s", 0)).toEqual({ frames: [], version: 0 });
     // Once stored, every save's events are kept for the replicas following the task.
     await store.save(working("u"), "s", { owner: "", version: 0, events: [statusFrame("u", TaskState.WORKING)] });
-    await store.save(taskAt("u", 2000), "s", { owner: "", version: 1, events: [statusFrame("u", TaskState.COMPLETED)] });
+    await store.save(taskAt("u", 2000), "s", {
+      owner: "",
+      version: 1,
+      events: [statusFrame("u", TaskState.COMPLETED)],
+    });
     expect((await readEvents(pool, "u", "s", 0)).frames).toHaveLength(2);
   });
 

@@ -15,6 +15,7 @@ import { TaskNotFoundError } from "../../src/a2a/errors.js";
 import { headerValue } from "../../src/a2a/headers.js";
 import { readSseEvents } from "../../src/a2a/sse.js";
 import { createLogger } from "../../src/runtime/logger.js";
+import type { HttpRequestLike } from "../../src/server/http-exchange.js";
 import { HttpJsonBinding } from "../../src/server/http-json/http-json-binding.js";
 import { FrameChannel, HandlerDouble } from "./support/handler-double.js";
 import { type ServedBinding, serveBinding } from "./support/serve-binding.js";
@@ -232,6 +233,27 @@ describe("HTTP+JSON binding: query parameters (§11.5)", () => {
     await fetch(`${served.url}/tasks?A2A-Version=0.3`, { headers: { "A2A-Version": "1.0", "X-Other": "kept" } });
     expect(headerValue(double.last().context.headers, "a2a-version")).toBe("1.0");
     expect(headerValue(double.last().context.headers, "x-other")).toBe("kept");
+  });
+
+  it("leaves the query string unparsed when the request sends the A2A-Version header", async () => {
+    answerEverything();
+    let queryReads = 0;
+    const body = new TextEncoder().encode(JSON.stringify(SAMPLE_BODIES.SendMessage));
+    const request: HttpRequestLike = {
+      method: "POST",
+      path: "/message:send",
+      headers: { "a2a-version": "1.0", "content-type": "application/json" },
+      get query() {
+        queryReads++;
+        return new URLSearchParams("A2A-Version=0.3");
+      },
+      signal: new AbortController().signal,
+      body: async () => body,
+    };
+    const reply = await new HttpJsonBinding(double.handler).handle(request);
+    expect(reply?.status).toBe(200);
+    expect(headerValue(double.last().context.headers, "a2a-version")).toBe("1.0");
+    expect(queryReads).toBe(0);
   });
 });
 

@@ -64,6 +64,16 @@ describe("HTTP+JSON route table", () => {
     expect(matched("POST", "/tasks/message:send").binding).toBe(a2aServiceBindings.SendMessage);
   });
 
+  it("answers a path without variables from a table made once: the same match, and the same refusal, every time", () => {
+    const send = matched("POST", "/message:send");
+    expect(send.binding).toBe(a2aServiceBindings.SendMessage);
+    expect(send.variables).toEqual([]);
+    expect(matchRoute("POST", "/message:send")).toBe(send);
+    expect(matchRoute("GET", "/message:send")).toBe(matchRoute("GET", "/message:send"));
+    // A path with variables gets its own match.
+    expect(matchRoute("GET", "/tasks/t-1")).not.toBe(matchRoute("GET", "/tasks/t-1"));
+  });
+
   it("reports the allowed methods when only the method is wrong", () => {
     expect(matchRoute("DELETE", "/tasks/t-1")).toEqual({ allow: ["GET"] });
     expect(matchRoute("GET", "/message:send")).toEqual({ allow: ["POST"] });

@@ -34,9 +34,11 @@ export type HttpJsonBindingOptions = HttpRpcOptions;
  * §3.6.1: a client MAY send `A2A-Version` as a query parameter instead of the
  * header. The header wins when both are present.
  */
-function withQueryVersion(headers: HeadersLike, query: URLSearchParams): HeadersLike {
-  const version = query.get(A2A_VERSION_HEADER);
-  if (version === null || headerValue(headers, A2A_VERSION_HEADER)?.trim()) return headers;
+function withQueryVersion(headers: HeadersLike, request: HttpRequestLike): HeadersLike {
+  // The header is looked at first: a request that sends it (most do) has its query string left unparsed.
+  if (headerValue(headers, A2A_VERSION_HEADER)?.trim()) return headers;
+  const version = request.query.get(A2A_VERSION_HEADER);
+  if (version === null) return headers;
   const merged = new Headers();
   const entries = Symbol.iterator in headers ? headers : Object.entries(headers);
   for (const [name, value] of entries as Iterable<readonly [string, string | readonly string[] | undefined]>) {
@@ -53,7 +55,7 @@ class HttpJsonCodec implements HttpRpcCodec {
   readonly #match: RouteMatch;
 
   constructor(request: HttpRequestLike, match: RouteMatch) {
-    this.headers = withQueryVersion(request.headers, request.query);
+    this.headers = withQueryVersion(request.headers, request);
     this.#request = request;
     this.#match = match;
   }

@@ -24,15 +24,13 @@ export interface MethodMismatch {
   readonly allow: readonly string[];
 }
 
-interface Endpoint {
-  readonly binding: A2ABinding;
-  readonly route: A2AHttpRoute;
-}
-
 /** Routes with the same path shape (`/tasks/*:cancel`), by HTTP method. */
 interface PathShape {
   readonly route: A2AHttpRoute;
-  readonly byMethod: Map<string, Endpoint>;
+  /** Each RPC's route as the match of a path without variables: made once, and answered as is for such a path. */
+  readonly byMethod: Map<string, RouteMatch>;
+  /** The answer for a method none of them takes. */
+  mismatch: MethodMismatch;
 }
 
 /**
@@ -60,16 +58,20 @@ function bySpecificity(a: A2AHttpRoute, b: A2AHttpRoute): number {
   );
 }
 
+const NO_VARIABLES: RouteMatch["variables"] = Object.freeze([]);
+
 const shapes: readonly PathShape[] = (() => {
   const byKey = new Map<string, PathShape>();
   for (const binding of a2aBindingList) {
     for (const route of httpRoutesOf(binding)) {
       const key = `${route.segments.map((s) => ("literal" in s ? s.literal : "*")).join("/")}:${route.verb}`;
-      const shape = byKey.get(key) ?? { route, byMethod: new Map<string, Endpoint>() };
+      const shape = byKey.get(key) ?? { route, byMethod: new Map<string, RouteMatch>(), mismatch: { allow: [] } };
       byKey.set(key, shape);
-      for (const method of methodsOf(binding, route)) shape.byMethod.set(method, { binding, route });
+      for (const method of methodsOf(binding, route))
+        shape.byMethod.set(method, { binding, route, variables: NO_VARIABLES });
     }
   }
+  for (const shape of byKey.values()) shape.mismatch = { allow: [...shape.byMethod.keys()].sort() };
   return [...byKey.values()].sort((a, b) => bySpecificity(a.route, b.route));
 })();
 
@@ -79,7 +81,6 @@ function splitPath(path: string): string[] | undefined {
   return path.slice(1).split("/");
 }
 
-const NO_VARIABLES: RouteMatch["variables"] = Object.freeze([]);
 const COLON = 0x3a;
 
 /** The path variables when `segments` fit the route; allocates only for a route that has variables. */
@@ -107,21 +108,44 @@ function matchSegments(route: A2AHttpRoute, segments: readonly string[]): RouteM
   return variables ?? NO_VARIABLES;
 }
 
+/** The first shape, most specific first, that `segments` fit. */
+function shapeOf(segments: readonly string[]): PathShape | undefined {
+  for (const shape of shapes) if (matchSegments(shape.route, segments)) return shape;
+  return undefined;
+}
+
+/**
+ * The shapes without variables by the one path each fits (`/message:send`),
+ * each the shape the scan picks for that path: the most frequent requests
+ * (SendMessage) find their route by one lookup, not by splitting the path and
+ * trying every shape before theirs.
+ */
+const literalShapes: ReadonlyMap<string, PathShape> = (() => {
+  const byPath = new Map<string, PathShape>();
+  for (const shape of shapes) {
+    const { segments, verb } = shape.route;
+    if (!segments.every((s) => "literal" in s)) continue;
+    const path = `/${segments.map((s) => ("literal" in s ? s.literal : "")).join("/")}${verb ? `:${verb}` : ""}`;
+    if (shapeOf(splitPath(path) as string[]) === shape) byPath.set(path, shape);
+  }
+  return byPath;
+})();
+
 /**
  * The route a request takes: a match, a method mismatch (answered 405 with
  * `Allow`), or undefined when no route has this path (another binding may own it).
  */
 export function matchRoute(method: string, path: string): RouteMatch | MethodMismatch | undefined {
+  const literal = literalShapes.get(path);
+  if (literal) return literal.byMethod.get(method) ?? literal.mismatch;
   const segments = splitPath(path);
-  if (!segments) return undefined;
-  for (const shape of shapes) {
-    if (!matchSegments(shape.route, segments)) continue;
-    const endpoint = shape.byMethod.get(method);
-    if (!endpoint) return { allow: [...shape.byMethod.keys()].sort() };
-    // Same shape, so it matches too; only the variable names differ between the shape's routes.
-    return { ...endpoint, variables: matchSegments(endpoint.route, segments)! };
-  }
-  return undefined;
+  const shape = segments === undefined ? undefined : shapeOf(segments);
+  if (segments === undefined || shape === undefined) return undefined;
+  const endpoint = shape.byMethod.get(method);
+  if (!endpoint) return shape.mismatch;
+  // Same shape, so it matches too; only the variable names differ between the shape's routes.
+  const variables = matchSegments(endpoint.route, segments) as RouteMatch["variables"];
+  return variables === NO_VARIABLES ? endpoint : { ...endpoint, variables };
 }
 
 export function isMethodMismatch(match: RouteMatch | MethodMismatch): match is MethodMismatch {

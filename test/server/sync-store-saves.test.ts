@@ -1,0 +1,77 @@
+/**
+ * The harness with a store that saves synchronously (the in-memory store is
+ * one): every write of a run is stored as it happens, a run that ends saves
+ * nothing its writes already stored, and a write whose save failed is saved
+ * again when the run ends.
+ */
+import { create, fromJson, type JsonObject } from "@bufbuild/protobuf";
+import { describe, expect, it } from "vitest";
+import { MessageSchema, SendMessageRequestSchema, type Task, TaskState } from "../../gen/a2a_pb.js";
+import { createLogger } from "../../src/runtime/logger.js";
+import { AgentBuilder } from "../../src/server/agent-builder.js";
+import type { ServerCallContext } from "../../src/server/call-context.js";
+import { TaskVersionConflictError } from "../../src/server/store-errors.js";
+import { InMemoryTaskStore, type TaskStore, type TaskWriter } from "../../src/server/task-store.js";
+import { userMessage, V1 } from "./support/agent-server.js";
+
+/** The in-memory store, recording the state of each save; `refuse` makes the saves of that state fail once. */
+function recordingStore(refuse?: TaskState) {
+  const inner = new InMemoryTaskStore();
+  const saved: TaskState[] = [];
+  let refused = false;
+  const store: TaskStore = {
+    savesSynchronously: true,
+    get: (id, scope) => inner.get(id, scope),
+    list: (scope, query) => inner.list(scope, query),
+    delete: (id, scope) => inner.delete(id, scope),
+    save(task: Task, scope: string, writer: TaskWriter) {
+      const state = task.status?.state ?? TaskState.UNSPECIFIED;
+      saved.push(state);
+      if (state === refuse && !refused) {
+        refused = true;
+        return Promise.reject(new TaskVersionConflictError(task.id, writer.version));
+      }
+      return inner.save(task, scope, writer);
+    },
+  };
+  return { store, saved };
+}
+
+async function echoOnce(store: TaskStore): Promise<string> {
+  const agent = new AgentBuilder({
+    name: "sync-store",
+    auth: "none",
+    taskStore: store,
+    logger: createLogger({ level: "silent" }),
+  });
+  agent.skill("echo", async (_ctx, text) => ({ output: text }));
+  const context: ServerCallContext = {
+    binding: "JSONRPC",
+    headers: new Headers(V1),
+    signal: new AbortController().signal,
+    responseHeaders: new Headers(),
+  };
+  const request = create(SendMessageRequestSchema, {
+    message: fromJson(MessageSchema, userMessage("hi") as JsonObject),
+  });
+  const response = await agent.requestHandler().sendMessage(request, context);
+  await agent.requestHandler().whenIdle();
+  if (response.payload.case !== "task") throw new Error("expected a task");
+  return response.payload.value.id;
+}
+
+describe("a task store that saves synchronously", () => {
+  it("stores each write of a run once (WORKING, its artifact, COMPLETED), and nothing more when the run ends", async () => {
+    const { store, saved } = recordingStore();
+    const taskId = await echoOnce(store);
+    expect(saved).toEqual([TaskState.WORKING, TaskState.WORKING, TaskState.COMPLETED]);
+    expect((await store.get(taskId, "0:"))?.task.status?.state).toBe(TaskState.COMPLETED);
+  });
+
+  it("saves a write whose save failed again when the run ends", async () => {
+    const { store, saved } = recordingStore(TaskState.COMPLETED);
+    const taskId = await echoOnce(store);
+    expect(saved).toEqual([TaskState.WORKING, TaskState.WORKING, TaskState.COMPLETED, TaskState.COMPLETED]);
+    expect((await store.get(taskId, "0:"))?.task.status?.state).toBe(TaskState.COMPLETED);
+  });
+});
