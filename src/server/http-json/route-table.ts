@@ -28,9 +28,9 @@ export interface MethodMismatch {
 interface PathShape {
   readonly route: A2AHttpRoute;
   /** Each RPC's route as the match of a path without variables: made once, and answered as is for such a path. */
-  readonly byMethod: Map<string, RouteMatch>;
+  readonly byMethod: ReadonlyMap<string, RouteMatch>;
   /** The answer for a method none of them takes. */
-  mismatch: MethodMismatch;
+  readonly mismatch: MethodMismatch;
 }
 
 /**
@@ -61,18 +61,19 @@ function bySpecificity(a: A2AHttpRoute, b: A2AHttpRoute): number {
 const NO_VARIABLES: RouteMatch["variables"] = Object.freeze([]);
 
 const shapes: readonly PathShape[] = (() => {
-  const byKey = new Map<string, PathShape>();
+  const byKey = new Map<string, { route: A2AHttpRoute; byMethod: Map<string, RouteMatch> }>();
   for (const binding of a2aBindingList) {
     for (const route of httpRoutesOf(binding)) {
       const key = `${route.segments.map((s) => ("literal" in s ? s.literal : "*")).join("/")}:${route.verb}`;
-      const shape = byKey.get(key) ?? { route, byMethod: new Map<string, RouteMatch>(), mismatch: { allow: [] } };
+      const shape = byKey.get(key) ?? { route, byMethod: new Map<string, RouteMatch>() };
       byKey.set(key, shape);
       for (const method of methodsOf(binding, route))
         shape.byMethod.set(method, { binding, route, variables: NO_VARIABLES });
     }
   }
-  for (const shape of byKey.values()) shape.mismatch = { allow: [...shape.byMethod.keys()].sort() };
-  return [...byKey.values()].sort((a, b) => bySpecificity(a.route, b.route));
+  return [...byKey.values()]
+    .map((shape) => ({ ...shape, mismatch: { allow: [...shape.byMethod.keys()].sort() } }))
+    .sort((a, b) => bySpecificity(a.route, b.route));
 })();
 
 /** Splits `/a/b:verb` into raw segments; undefined for a path that is not absolute. */
@@ -123,10 +124,11 @@ function shapeOf(segments: readonly string[]): PathShape | undefined {
 const literalShapes: ReadonlyMap<string, PathShape> = (() => {
   const byPath = new Map<string, PathShape>();
   for (const shape of shapes) {
-    const { segments, verb } = shape.route;
-    if (!segments.every((s) => "literal" in s)) continue;
-    const path = `/${segments.map((s) => ("literal" in s ? s.literal : "")).join("/")}${verb ? `:${verb}` : ""}`;
-    if (shapeOf(splitPath(path) as string[]) === shape) byPath.set(path, shape);
+    // A template without variables is the one path it fits.
+    const { segments, template } = shape.route;
+    if (segments.every((s) => "literal" in s) && shapeOf(splitPath(template) as string[]) === shape) {
+      byPath.set(template, shape);
+    }
   }
   return byPath;
 })();
@@ -139,8 +141,9 @@ export function matchRoute(method: string, path: string): RouteMatch | MethodMis
   const literal = literalShapes.get(path);
   if (literal) return literal.byMethod.get(method) ?? literal.mismatch;
   const segments = splitPath(path);
-  const shape = segments === undefined ? undefined : shapeOf(segments);
-  if (segments === undefined || shape === undefined) return undefined;
+  if (!segments) return undefined;
+  const shape = shapeOf(segments);
+  if (!shape) return undefined;
   const endpoint = shape.byMethod.get(method);
   if (!endpoint) return shape.mismatch;
   // Same shape, so it matches too; only the variable names differ between the shape's routes.
