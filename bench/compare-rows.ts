@@ -14,8 +14,7 @@ import { parseArgs } from "node:util";
 import { httpJsonEchoTargets } from "./scenarios/http-json-echo.js";
 import { jsonRpcEchoTargets } from "./scenarios/jsonrpc-echo.js";
 import { startServer } from "./support/child-server.js";
-import { formatNumber } from "./support/report.js";
-import { ServerCpuWindow } from "./support/server-cpu.js";
+import { measuredWindow, rateAndCpu, warmUp } from "./support/echo-targets.js";
 import { spread } from "./support/stats.js";
 
 const CONNECTIONS = 32;
@@ -32,31 +31,17 @@ if (!Number.isInteger(rounds) || rounds < 1) {
 const OURS = { jsonrpc: jsonRpcEchoTargets.ours, "http-json": httpJsonEchoTargets.ours };
 const server = await startServer("ours", { root });
 try {
-  for (const row of ROWS)
-    await OURS[row].load(server, { connections: CONNECTIONS, durationSeconds: 1.5, warmupSeconds: 0 });
+  for (const row of ROWS) await warmUp(OURS[row], server, CONNECTIONS);
   const rates = { jsonrpc: [] as number[], "http-json": [] as number[] };
   const cpus = { jsonrpc: [] as number[], "http-json": [] as number[] };
   for (let round = 0; round < rounds; round++) {
     for (const row of round % 2 === 0 ? ROWS : [...ROWS].reverse()) {
-      const cpu = new ServerCpuWindow(server);
-      const result = await OURS[row].load(server, {
-        connections: CONNECTIONS,
-        durationSeconds: 2.5,
-        warmupSeconds: 0.5,
-        around: cpu,
-      });
+      const { result, cpu } = await measuredWindow(OURS[row], server, CONNECTIONS);
       rates[row].push(result.rate);
-      cpus[row].push(cpu.perCall(result.calls));
+      cpus[row].push(cpu);
     }
   }
-  for (const row of ROWS) {
-    const rate = spread(rates[row]);
-    const cpu = spread(cpus[row]);
-    process.stdout.write(
-      `${row}: ${formatNumber(rate.median)} calls/s (${formatNumber(rate.min)}–${formatNumber(rate.max)}), ` +
-        `server CPU ${cpu.median.toFixed(1)} µs per call (${cpu.min.toFixed(1)}–${cpu.max.toFixed(1)})\n`,
-    );
-  }
+  for (const row of ROWS) process.stdout.write(`${row}: ${rateAndCpu(rates[row], cpus[row])}\n`);
   const gap = spread(cpus["http-json"].map((c, r) => c - (cpus.jsonrpc[r] as number)));
   process.stdout.write(
     `HTTP+JSON minus JSON-RPC, per round: ${gap.median.toFixed(1)} µs per call (${gap.min.toFixed(1)}–${gap.max.toFixed(1)})\n`,

@@ -14,8 +14,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { ECHO_ROWS } from "./scenarios/echo-rows.js";
 import { type ChildServer, startServer } from "./support/child-server.js";
-import { formatNumber } from "./support/report.js";
-import { ServerCpuWindow } from "./support/server-cpu.js";
+import { measuredWindow, rateAndCpu, warmUp } from "./support/echo-targets.js";
 import { spread } from "./support/stats.js";
 
 const CONNECTIONS = 32;
@@ -35,33 +34,23 @@ try {
   for (const root of trees) {
     const server = await startServer(target.server, { root });
     servers.push(server);
-    await target.load(server, { connections: CONNECTIONS, durationSeconds: 1.5, warmupSeconds: 0 });
+    await warmUp(target, server, CONNECTIONS);
   }
   const rates = trees.map(() => [] as number[]);
   const cpus = trees.map(() => [] as number[]);
   for (let round = 0; round < rounds; round++) {
     for (const [i, server] of servers.entries()) {
-      const cpu = new ServerCpuWindow(server);
-      const result = await target.load(server, {
-        connections: CONNECTIONS,
-        durationSeconds: 2.5,
-        warmupSeconds: 0.5,
-        around: cpu,
-      });
+      const { result, cpu } = await measuredWindow(target, server, CONNECTIONS);
       rates[i]?.push(result.rate);
-      cpus[i]?.push(cpu.perCall(result.calls));
+      cpus[i]?.push(cpu);
     }
   }
   const ours = cpus.at(-1) as number[];
   for (const [i, root] of trees.entries()) {
-    const rate = spread(rates[i] as number[]);
-    const cpu = spread(cpus[i] as number[]);
     const ratio = spread((cpus[i] as number[]).map((c, r) => c / (ours[r] as number)));
     process.stdout.write(
-      `${i === trees.length - 1 ? "this tree" : root}: ${formatNumber(rate.median)} calls/s ` +
-        `(${formatNumber(rate.min)}–${formatNumber(rate.max)}), server CPU ${cpu.median.toFixed(1)} µs per call ` +
-        `(${cpu.min.toFixed(1)}–${cpu.max.toFixed(1)}), ×${ratio.median.toFixed(2)} this tree's ` +
-        `(${ratio.min.toFixed(2)}–${ratio.max.toFixed(2)})\n`,
+      `${i === trees.length - 1 ? "this tree" : root}: ${rateAndCpu(rates[i] as number[], cpus[i] as number[])}, ` +
+        `×${ratio.median.toFixed(2)} this tree's (${ratio.min.toFixed(2)}–${ratio.max.toFixed(2)})\n`,
     );
   }
 } finally {

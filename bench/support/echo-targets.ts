@@ -7,7 +7,9 @@
 import type { BenchTargets, OpenScenario, RoundsScenario, RowSpec, Sample, Side } from "../scenario.js";
 import { type ChildServer, type StartOptions, startServer } from "./child-server.js";
 import type { LoadResult, WindowHooks } from "./load.js";
+import { formatNumber } from "./report.js";
 import { ServerCpuWindow } from "./server-cpu.js";
+import { spread } from "./stats.js";
 
 export { ECHO_MESSAGE } from "./echo-message.js";
 
@@ -58,6 +60,32 @@ export interface EchoRows {
 
 const plural = (n: number) => `${n} connection${n === 1 ? "" : "s"}`;
 
+/** A server's first, unmeasured window of `target`'s load (JIT warm-up). */
+export function warmUp(target: EchoTarget, server: ChildServer, connections: number): Promise<LoadResult> {
+  return target.load(server, { connections, durationSeconds: FIRST_WARMUP_SECONDS, warmupSeconds: 0 });
+}
+
+/** One measured window of `target`'s load, as a round of a scenario takes it: the result and the server CPU per call. */
+export async function measuredWindow(
+  target: EchoTarget,
+  server: ChildServer,
+  connections: number,
+): Promise<{ readonly result: LoadResult; readonly cpu: number }> {
+  const cpu = new ServerCpuWindow(server);
+  const result = await target.load(server, { connections, ...WINDOW, around: cpu });
+  return { result, cpu: cpu.perCall(result.calls) };
+}
+
+/** `rates` and `cpus` of one server's rounds as "N calls/s (min–max), server CPU X µs per call (min–max)". */
+export function rateAndCpu(rates: readonly number[], cpus: readonly number[]): string {
+  const rate = spread(rates);
+  const cpu = spread(cpus);
+  return (
+    `${formatNumber(rate.median)} calls/s (${formatNumber(rate.min)}–${formatNumber(rate.max)}), ` +
+    `server CPU ${cpu.median.toFixed(1)} µs per call (${cpu.min.toFixed(1)}–${cpu.max.toFixed(1)})`
+  );
+}
+
 /** Starts the target's server and loads it for one window with its CPU measured; stops it. */
 export async function measureEcho(
   target: EchoTarget,
@@ -106,11 +134,7 @@ export function echoScenario(name: string, targets: EchoTargets, rows: EchoRows)
         for (const [key, target] of Object.entries(all)) {
           const server = await startServer(target.server);
           running.set(key, server);
-          await target.load(server, {
-            connections: rows.connections,
-            durationSeconds: FIRST_WARMUP_SECONDS,
-            warmupSeconds: 0,
-          });
+          await warmUp(target, server, rows.connections);
         }
       } catch (error) {
         await Promise.all([...running.values()].map((s) => s.stop()));
@@ -119,13 +143,7 @@ export function echoScenario(name: string, targets: EchoTargets, rows: EchoRows)
       /** One measured window of `key`'s server: the result and its server CPU per call. */
       const window = async (key: string) => {
         const server = running.get(key) as ChildServer;
-        const cpu = new ServerCpuWindow(server);
-        const result = await (all[key] as EchoTarget).load(server, {
-          connections: rows.connections,
-          ...WINDOW,
-          around: cpu,
-        });
-        return { server, result, cpu: cpu.perCall(result.calls) };
+        return { server, ...(await measuredWindow(all[key] as EchoTarget, server, rows.connections)) };
       };
       return {
         sides,
