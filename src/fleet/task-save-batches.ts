@@ -16,8 +16,9 @@
  */
 import { isTerminalState } from "../a2a/task-state.js";
 import { scopedKey } from "../server/task-store.js";
-import { type PostgresPool, type Row, run } from "./postgres-pool.js";
+import { type PostgresPool, type Row, run, type Statement } from "./postgres-pool.js";
 import { SAVE_TASKS, SAVE_TASKS_WITH_EVENTS } from "./task-sql.js";
+import { textArray } from "./text-array.js";
 
 /** One task's save, encoded. */
 export interface TaskSave {
@@ -217,6 +218,7 @@ export class TaskSaveBatches {
 
   /** One statement for the batch; the version each save stored (undefined: conflict, or not a save). */
   async #store(batch: readonly Queued[]): Promise<(number | undefined)[]> {
+    if (batch.every(({ write }) => write.kind === "save" && isPlain(write))) return this.#storePlain(batch);
     const saves: object[] = [];
     const events: object[] = [];
     const takes: object[] = [];
@@ -269,23 +271,53 @@ export class TaskSaveBatches {
       for (const [ordinal, event] of (write.save.events ?? []).entries())
         events.push({ n, ordinal: ordinal + 1, event });
     }
-    const [statement, values] = this.#recordEvents
-      ? [SAVE_TASKS_WITH_EVENTS, [saves, events, takes, releases].map((list) => JSON.stringify(list))]
-      : [SAVE_TASKS, [JSON.stringify(saves)]];
-    let rows: Row[];
-    for (let attempt = 1; ; attempt++) {
-      try {
-        rows = await run(this.#pool, statement, values);
-        break;
-      } catch (error) {
-        const code = (error as { cause?: { code?: unknown } }).cause?.code;
-        if (code !== DEADLOCK || attempt > DEADLOCK_RETRIES) throw error;
-      }
-    }
+    const values = [saves, events, takes, releases].map((list) => JSON.stringify(list));
+    const rows = await this.#run(SAVE_TASKS_WITH_EVENTS, values);
     const versions: (number | undefined)[] = new Array(batch.length);
     for (const row of rows) {
       if (row.n !== null) versions[positions[Number(row.n) - 1] as number] = Number(row.version);
     }
     return versions;
   }
+
+  /** A batch of saves alone (no events, notification or lease): SAVE_TASKS, one array per column. */
+  async #storePlain(batch: readonly Queued[]): Promise<(number | undefined)[]> {
+    const columns: string[][] = Array.from({ length: 10 }, () => new Array<string>(batch.length));
+    const positions = new Map<string, number>();
+    for (const [i, { write }] of batch.entries()) {
+      const { scope, id, owner, row, expected } = (write as SaveWrite).save;
+      positions.set(scopedKey(id, scope), i);
+      const values = [scope, id, owner, row[0], String(row[1]), row[2], String(row[3]), row[4], row[5]];
+      for (const [c, value] of values.entries()) (columns[c] as string[])[i] = value;
+      (columns[9] as string[])[i] = String(expected + 1);
+    }
+    const rows = await this.#run(SAVE_TASKS, columns.map(textArray));
+    const versions: (number | undefined)[] = new Array(batch.length);
+    for (const row of rows) {
+      versions[positions.get(scopedKey(row.id as string, row.scope as string)) as number] = Number(row.version);
+    }
+    return versions;
+  }
+
+  /** Runs a batch's statement, again when PostgreSQL rolled it back to break a deadlock. */
+  async #run(statement: Statement, values: unknown[]): Promise<Row[]> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await run(this.#pool, statement, values);
+      } catch (error) {
+        const code = (error as { cause?: { code?: unknown } }).cause?.code;
+        if (code !== DEADLOCK || attempt > DEADLOCK_RETRIES) throw error;
+      }
+    }
+  }
+}
+
+type SaveWrite = Extract<Write, { kind: "save" }>;
+
+/**
+ * A save that stores the task alone: no events to record, nobody to notify,
+ * no lease to take (a new task's first save takes none when it ends the task).
+ */
+function isPlain({ save, take }: SaveWrite): boolean {
+  return save.digest === undefined && !save.events?.length && (!take || isTerminalState(save.row[1]));
 }

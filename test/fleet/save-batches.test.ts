@@ -37,6 +37,19 @@ function recording(pool: PostgresPool): { pool: PostgresPool; names: string[] } 
   };
 }
 
+/** The elements of a one-dimensional binary `text[]` parameter (src/fleet/text-array.ts). */
+function textArrayElements(array: Buffer): string[] {
+  const out: string[] = [];
+  if (array.readInt32BE(0) === 0) return out;
+  let at = 20;
+  for (let i = 0; i < array.readInt32BE(12); i++) {
+    const length = array.readInt32BE(at);
+    out.push(array.toString("utf8", at + 4, at + 4 + length));
+    at += 4 + length;
+  }
+  return out;
+}
+
 function context(): ServerCallContext {
   return {
     binding: "JSONRPC",
@@ -98,8 +111,8 @@ describe.skipIf(!postgresUrl)("group commit of task saves", () => {
     expect(sent).toHaveLength(1);
     gate.resolve();
     await Promise.all([first, ...later]);
-    const ids = (values: unknown[]) => (JSON.parse(values[0] as string) as { id: string }[]).map((row) => row.id);
-    expect(sent.map(ids)).toEqual([["a"], ["b", "c"]]);
+    // Saves alone: the task ids are the second parameter, a binary text[].
+    expect(sent.map((values) => textArrayElements(values[1] as Buffer))).toEqual([["a"], ["b", "c"]]);
   });
 
   it("takes no lease for a new task whose first save is terminal, and one with the first save of a running task", async () => {
