@@ -95,13 +95,13 @@ export class PgTaskStore implements TaskStore {
   }
 
   /** @internal A new task's lease, taken with its first save unless that stores it terminal (task-save-batches.ts). */
-  takeWithFirstSave(write: LeaseWrite): Promise<boolean> {
-    return this.#batches.takeWithFirstSave(write);
+  takeWithFirstSave(run: LeaseWrite, take: () => LeaseWrite): Promise<boolean> {
+    return this.#batches.takeWithFirstSave(run, take);
   }
 
   /** @internal The run ended before any save carried its take. */
-  dropFirstSaveTake(write: LeaseWrite): void {
-    this.#batches.dropFirstSaveTake(write);
+  dropFirstSaveTake(run: LeaseWrite): void {
+    this.#batches.dropFirstSaveTake(run);
   }
 
   /** @internal Resolves once every save and lease write asked for so far was answered. */

@@ -45,13 +45,21 @@ export interface LeaseWrite {
 
 /** A new task's lease, waiting for the task's first save. */
 interface FirstSaveTake {
-  readonly lease: LeaseWrite;
+  /** The run (its task and run id). */
+  readonly run: LeaseWrite;
+  /** Makes the take, right before a statement writing it is queued (see `takeWithFirstSave`). */
+  readonly take: () => LeaseWrite;
   /** true once taken; false when no take was needed (the first save stored a terminal task, or none came). */
   settle(taken: Promise<boolean>): void;
 }
 
 type Write =
-  | { readonly kind: "save"; readonly save: TaskSave; readonly take?: FirstSaveTake }
+  | {
+      readonly kind: "save";
+      readonly save: TaskSave;
+      /** The new task's lease waiting for this save, and its take when this save writes it (a save not ending the task). */
+      readonly first?: { readonly waiting: FirstSaveTake; readonly take: LeaseWrite | undefined };
+    }
   | { readonly kind: "lease"; readonly lease: LeaseWrite };
 
 interface Queued {
@@ -98,10 +106,11 @@ export class TaskSaveBatches {
   save(save: TaskSave): Promise<number | undefined> {
     const key = scopedKey(save.id, save.scope);
     this.#saving.set(key, (this.#saving.get(key) ?? 0) + 1);
-    const take = save.expected === 0 ? this.#firstSaveTakes.get(key) : undefined;
-    if (!take) return this.#enqueue({ kind: "save", save }, [`s${key}`]);
+    const waiting = save.expected === 0 ? this.#firstSaveTakes.get(key) : undefined;
+    if (!waiting) return this.#enqueue({ kind: "save", save }, [`s${key}`]);
     this.#firstSaveTakes.delete(key);
-    return this.#enqueue({ kind: "save", save, take }, [`s${key}`, `l${key}`]);
+    const take = isTerminalState(save.row[1]) ? undefined : waiting.take();
+    return this.#enqueue({ kind: "save", save, first: { waiting, take } }, [`s${key}`, `l${key}`]);
   }
 
   /** Takes or releases a lease in the next batch (a store that records events only). */
@@ -114,26 +123,29 @@ export class TaskSaveBatches {
    * The lease of a run on a task not stored yet, taken in the statement of
    * the task's first save, or not at all when that save stores a terminal
    * task: nobody can have seen the task running, so no replica needs to
-   * learn of the run or fail the task for it. Resolves true once taken,
-   * false when not needed (see `dropFirstSaveTake`).
+   * learn of the run or fail the task for it. `take` makes the take (the run
+   * then follows its task) right before a statement that writes it is
+   * queued: before any other replica can see the task, so none of their
+   * notifications is missed. Resolves true once taken, false when not needed
+   * (see `dropFirstSaveTake`).
    */
-  takeWithFirstSave(lease: LeaseWrite): Promise<boolean> {
+  takeWithFirstSave(run: LeaseWrite, take: () => LeaseWrite): Promise<boolean> {
     if (!this.#recordEvents) throw new Error("leases need a store that records events");
-    const key = scopedKey(lease.taskId, lease.scope);
+    const key = scopedKey(run.taskId, run.scope);
     // A run superseded before the task's first save never needed its lease.
     this.#firstSaveTakes.get(key)?.settle(Promise.resolve(false));
     return new Promise((resolve) => {
-      this.#firstSaveTakes.set(key, { lease, settle: resolve });
+      this.#firstSaveTakes.set(key, { run, take, settle: resolve });
     });
   }
 
   /** The run ended before any save carried its take: none is needed. */
-  dropFirstSaveTake(lease: LeaseWrite): void {
-    const key = scopedKey(lease.taskId, lease.scope);
-    const take = this.#firstSaveTakes.get(key);
-    if (take?.lease.runId !== lease.runId) return;
+  dropFirstSaveTake(run: LeaseWrite): void {
+    const key = scopedKey(run.taskId, run.scope);
+    const waiting = this.#firstSaveTakes.get(key);
+    if (waiting?.run.runId !== run.runId) return;
     this.#firstSaveTakes.delete(key);
-    take.settle(Promise.resolve(false));
+    waiting.settle(Promise.resolve(false));
   }
 
   /** Whether a save of the task is queued or under way here (its notification may come before its answer). */
@@ -187,21 +199,21 @@ export class TaskSaveBatches {
       for (const [i, queued] of batch.entries()) {
         queued.resolve(versions[i]);
         const { write } = queued;
-        if (write.kind !== "save" || !write.take) continue;
-        const { lease, settle } = write.take;
-        if (!isTerminalState(write.save.row[1])) settle(Promise.resolve(true));
+        if (write.kind !== "save" || !write.first) continue;
+        const { waiting, take } = write.first;
+        if (take) waiting.settle(Promise.resolve(true));
         // Not taken for a terminal save; one that conflicted stored nothing (another writer made the task): take it now.
-        else settle(versions[i] === undefined ? this.lease(lease).then(() => true) : Promise.resolve(false));
+        else waiting.settle(versions[i] === undefined ? this.lease(waiting.take()).then(() => true) : Promise.resolve(false));
       }
     } catch (error) {
       for (const queued of batch) {
         queued.reject(error);
         const { write } = queued;
         // Nothing was stored: the task's next first save carries the take (unless a newer run's take waits).
-        if (write.kind !== "save" || !write.take) continue;
+        if (write.kind !== "save" || !write.first) continue;
         const key = scopedKey(write.save.id, write.save.scope);
-        if (this.#firstSaveTakes.has(key)) write.take.settle(Promise.resolve(false));
-        else this.#firstSaveTakes.set(key, write.take);
+        if (this.#firstSaveTakes.has(key)) write.first.waiting.settle(Promise.resolve(false));
+        else this.#firstSaveTakes.set(key, write.first.waiting);
       }
     } finally {
       for (const queued of batch) for (const key of queued.keys) keys.delete(key);
@@ -242,15 +254,15 @@ export class TaskSaveBatches {
       }
       const { scope, id, owner, row, expected, digest } = write.save;
       const [context_id, state, sort_seconds, sort_nanos, task, artifacts] = row;
-      const take = write.take?.lease.take;
-      if (take && !isTerminalState(state)) {
+      const lease = write.first?.take;
+      if (lease?.take) {
         // A new task: nobody follows it yet, so its take notifies nobody (no digest).
         takes.push({
           scope,
           task_id: id,
-          replica_id: take.replicaId,
-          run_id: write.take?.lease.runId,
-          lease_ms: take.leaseMs,
+          replica_id: lease.take.replicaId,
+          run_id: lease.runId,
+          lease_ms: lease.take.leaseMs,
         });
       }
       const n = positions.push(i);
@@ -318,6 +330,6 @@ type SaveWrite = Extract<Write, { kind: "save" }>;
  * A save that stores the task alone: no events to record, nobody to notify,
  * no lease to take (a new task's first save takes none when it ends the task).
  */
-function isPlain({ save, take }: SaveWrite): boolean {
-  return save.digest === undefined && !save.events?.length && (!take || isTerminalState(save.row[1]));
+function isPlain({ save, first }: SaveWrite): boolean {
+  return save.digest === undefined && !save.events?.length && !first?.take;
 }

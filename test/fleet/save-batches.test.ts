@@ -9,7 +9,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { MessageSchema, SendMessageRequestSchema, TaskState } from "../../gen/a2a_pb.js";
 import { PgTaskFleet } from "../../src/fleet/pg-task-fleet.js";
 import { PgTaskStore } from "../../src/fleet/pg-task-store.js";
-import type { PostgresPool } from "../../src/fleet/postgres-pool.js";
+import type { PostgresClient, PostgresPool } from "../../src/fleet/postgres-pool.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { AgentBuilder } from "../../src/server/agent-builder.js";
 import type { ServerCallContext } from "../../src/server/call-context.js";
@@ -155,6 +155,73 @@ describe.skipIf(!postgresUrl)("group commit of task saves", () => {
       expect((await db.current.pool.query("SELECT count(*)::int AS n FROM a2a_task_leases")).rows[0].n).toBe(0);
     } finally {
       await fleet.close();
+    }
+  });
+  it("follows a new task from its first save's statement on: a supersede elsewhere before that save's answer stops the run", async () => {
+    // Replica A: its first save is answered only once the test says so, and the test sees its LISTEN connection.
+    const gate = deferred<void>();
+    const holding = deferred<void>();
+    const listening: PostgresClient[] = [];
+    let held = false;
+    const pool: PostgresPool = {
+      query: async (config) => {
+        const result = await db.current.pool.query(config);
+        if (!held && config.name === "a2a_save_tasks_with_events") {
+          held = true;
+          holding.resolve();
+          await gate.promise;
+        }
+        return result;
+      },
+      connect: async () => {
+        const client = await db.current.pool.connect();
+        listening.push(client);
+        return client;
+      },
+    };
+    const a = new PgTaskFleet({ pool, logger: silent });
+    const b = new PgTaskFleet({ pool: db.current.pool, logger: silent });
+    await Promise.all([a.start(), b.start()]);
+    const onA = new AgentBuilder({ name: "a", auth: "none", taskStore: a.taskStore, coordinator: a, logger: silent });
+    const onB = new AgentBuilder({ name: "b", auth: "none", taskStore: b.taskStore, coordinator: b, logger: silent });
+    const started = deferred<string>();
+    const stopped = deferred<unknown>();
+    onA.skill("hold", async (ctx) => {
+      started.resolve(ctx.taskId);
+      await ctx.taskUpdater.addArtifact([textPart("first")]);
+      if (!ctx.signal.aborted) await new Promise((resolve) => ctx.signal.addEventListener("abort", resolve));
+      stopped.resolve(ctx.signal.reason);
+      return { output: "late" };
+    });
+    onB.skill("hold", async () => ({ output: "from B" }));
+    try {
+      void onA.requestHandler().sendMessage(sendRequest("hold"), context());
+      const taskId = await started.promise;
+      await holding.promise; // A's first save (WORKING, its artifact, its lease) is committed, its answer held
+      const taken = new Promise<void>((resolve) => {
+        for (const client of listening) {
+          (client as unknown as { on(event: string, listener: (m: { payload?: string }) => void): void }).on(
+            "notification",
+            (message) => {
+              if (message.payload?.includes(":0:")) resolve();
+            },
+          );
+        }
+      });
+      const resend = sendRequest("hold");
+      (resend.message as { taskId: string }).taskId = taskId;
+      await onB.requestHandler().sendMessage(resend, context());
+      // A's listener has routed B's lease take (A's own listener runs before the test's): only now is A's save answered.
+      await taken;
+      gate.resolve();
+      expect(await stopped.promise).toMatchObject({ name: "CancelledError" });
+      await onA.requestHandler().whenIdle();
+      const stored = await db.current.pool.query("SELECT artifacts FROM a2a_tasks WHERE id = $1", [taskId]);
+      expect(stored.rows[0].artifacts).toContain("from B");
+      expect(stored.rows[0].artifacts).not.toContain("late");
+    } finally {
+      gate.resolve();
+      await Promise.all([a.close(), b.close()]);
     }
   });
 });
