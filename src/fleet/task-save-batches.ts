@@ -203,7 +203,10 @@ export class TaskSaveBatches {
         const { waiting, take } = write.first;
         if (take) waiting.settle(Promise.resolve(true));
         // Not taken for a terminal save; one that conflicted stored nothing (another writer made the task): take it now.
-        else waiting.settle(versions[i] === undefined ? this.lease(waiting.take()).then(() => true) : Promise.resolve(false));
+        else
+          waiting.settle(
+            versions[i] === undefined ? this.lease(waiting.take()).then(() => true) : Promise.resolve(false),
+          );
       }
     } catch (error) {
       for (const queued of batch) {

@@ -198,12 +198,16 @@ describe.skipIf(!postgresUrl)("group commit of task saves", () => {
       void onA.requestHandler().sendMessage(sendRequest("hold"), context());
       const taskId = await started.promise;
       await holding.promise; // A's first save (WORKING, its artifact, its lease) is committed, its answer held
-      const taken = new Promise<void>((resolve) => {
+      // B's lease take (`<digest>:0:<run>`) and B's save of the task's version 2 (`<digest>:2`).
+      const seen = new Set<string>();
+      const notified = new Promise<void>((resolve) => {
         for (const client of listening) {
           (client as unknown as { on(event: string, listener: (m: { payload?: string }) => void): void }).on(
             "notification",
             (message) => {
-              if (message.payload?.includes(":0:")) resolve();
+              const [, version, run] = (message.payload ?? "").split(":");
+              seen.add(run ? "take" : `v${version}`);
+              if (seen.has("take") && seen.has("v2")) resolve();
             },
           );
         }
@@ -211,8 +215,8 @@ describe.skipIf(!postgresUrl)("group commit of task saves", () => {
       const resend = sendRequest("hold");
       (resend.message as { taskId: string }).taskId = taskId;
       await onB.requestHandler().sendMessage(resend, context());
-      // A's listener has routed B's lease take (A's own listener runs before the test's): only now is A's save answered.
-      await taken;
+      // A's listener has routed both (A's own listener runs before the test's): only now is A's save answered.
+      await notified;
       gate.resolve();
       expect(await stopped.promise).toMatchObject({ name: "CancelledError" });
       await onA.requestHandler().whenIdle();
