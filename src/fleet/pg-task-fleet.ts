@@ -61,8 +61,10 @@ export interface PgTaskFleetOptions {
 /** A run on this replica and its lease. */
 interface HeldRun {
   readonly run: CoordinatedRun;
-  /** The run's lease: its task and run id. */
-  readonly lease: LeaseWrite;
+  /** The run's task. */
+  readonly task: { readonly scope: string; readonly taskId: string };
+  /** Names the run in its lease; made with its take (see `#take`). */
+  runId?: string;
   /** Settles once the lease is stored (true), was not needed or could not be stored (false). */
   taken: Promise<boolean>;
   /** Stops following the task; unset until the run follows it (see `#take`). */
@@ -129,7 +131,7 @@ export class PgTaskFleet implements TaskCoordinator {
     const live = execution.live;
     const held: HeldRun = {
       run: execution,
-      lease: { scope: live.scope, taskId: live.task.id, runId: randomUUID() },
+      task: { scope: live.scope, taskId: live.task.id },
       taken: Promise.resolve(false),
     };
     this.#runs.get(live.key)?.unfollow?.();
@@ -138,7 +140,7 @@ export class PgTaskFleet implements TaskCoordinator {
     // save, unless that save stores it terminal (then the run never follows its task either, S690).
     held.taken = (
       live.writer.version === 0
-        ? this.taskStore.takeWithFirstSave(held.lease, () => this.#take(held))
+        ? this.taskStore.takeWithFirstSave(held.task, () => this.#take(held))
         : this.taskStore.lease(this.#take(held)).then(() => true)
     ).catch((error: unknown) => {
       this.#logger.error({ err: error, task_id: live.task.id }, "could not take the run's lease");
@@ -155,14 +157,16 @@ export class PgTaskFleet implements TaskCoordinator {
    */
   #take(held: HeldRun): LeaseWrite {
     const { live } = held.run;
+    held.runId ??= randomUUID();
+    const runId = held.runId;
     const digest = taskDigest(live.task.id, live.scope);
     if (this.#runs.get(live.key) === held) {
       held.unfollow ??= this.#notifications.follow(digest, (version, runId) => {
-        if (version === 0 ? runId === held.lease.runId : this.#ownSave(live, version)) return;
+        if (version === 0 ? runId === held.runId : this.#ownSave(live, version)) return;
         void this.#reconcile(held, false);
       });
     }
-    return { ...held.lease, take: { replicaId: this.replicaId, leaseMs: this.leaseMs, digest } };
+    return { ...held.task, runId, take: { replicaId: this.replicaId, leaseMs: this.leaseMs, digest } };
   }
 
   runEnded(execution: CoordinatedRun): void {
@@ -171,11 +175,11 @@ export class PgTaskFleet implements TaskCoordinator {
     if (held?.run !== execution) return;
     this.#runs.delete(live.key);
     held.unfollow?.();
-    this.taskStore.dropFirstSaveTake(held.lease);
+    this.taskStore.dropFirstSaveTake(held.task);
     // After the take was answered, so never in the same statement as it.
-    const { scope, taskId, runId } = held.lease;
+    const { scope, taskId } = held.task;
     const released = held.taken
-      .then((taken) => (taken ? this.taskStore.lease({ scope, taskId, runId }) : undefined))
+      .then((taken) => (taken && held.runId ? this.taskStore.lease({ scope, taskId, runId: held.runId }) : undefined))
       .catch((error: unknown) =>
         this.#logger.warn({ err: error, task_id: live.task.id }, "could not release the run's lease; it expires"),
       )
@@ -216,9 +220,9 @@ export class PgTaskFleet implements TaskCoordinator {
         if (stored.version <= live.writer.version && !conflict) return;
         live.adopt(stored);
         this.#stop(held, stored.task.status?.state === TaskState.CANCELED ? "cancel-task" : "superseded");
-      } else if (row.run_id !== null && row.run_id !== held.lease.runId) {
+      } else if (row.run_id !== null && row.run_id !== held.runId) {
         this.#stop(held, "superseded");
-      } else if (conflict && row.run_id === held.lease.runId) {
+      } else if (conflict && row.run_id === held.runId) {
         live.writer.version = stored.version;
         await live.persist();
       }

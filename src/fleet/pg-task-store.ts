@@ -18,7 +18,7 @@ import { fillPage } from "./fill-page.js";
 import { type PostgresPool, type Row, run } from "./postgres-pool.js";
 import { encodeEvent, taskDigest } from "./task-events.js";
 import { taskFromRow, taskRowValues } from "./task-rows.js";
-import { type LeaseWrite, type TaskSave, TaskSaveBatches } from "./task-save-batches.js";
+import { type LeaseWrite, type TaskKey, type TaskSave, TaskSaveBatches } from "./task-save-batches.js";
 import { DELETE_TASK, GET_TASK, listTasksStatement } from "./task-sql.js";
 
 export interface PgTaskStoreOptions {
@@ -95,12 +95,12 @@ export class PgTaskStore implements TaskStore {
   }
 
   /** @internal A new task's lease, taken with its first save unless that stores it terminal (task-save-batches.ts). */
-  takeWithFirstSave(run: LeaseWrite, take: () => LeaseWrite): Promise<boolean> {
+  takeWithFirstSave(run: TaskKey, take: () => LeaseWrite): Promise<boolean> {
     return this.#batches.takeWithFirstSave(run, take);
   }
 
   /** @internal The run ended before any save carried its take. */
-  dropFirstSaveTake(run: LeaseWrite): void {
+  dropFirstSaveTake(run: TaskKey): void {
     this.#batches.dropFirstSaveTake(run);
   }
 

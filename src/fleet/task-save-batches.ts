@@ -34,10 +34,14 @@ export interface TaskSave {
   readonly digest?: string | undefined;
 }
 
-/** A run's lease to take (replacing any other run's) or release (only its own). */
-export interface LeaseWrite {
+/** A task, by scope and id. */
+export interface TaskKey {
   readonly scope: string;
   readonly taskId: string;
+}
+
+/** A run's lease to take (replacing any other run's) or release (only its own). */
+export interface LeaseWrite extends TaskKey {
   readonly runId: string;
   /** Set on a take: the replica, the lease's length and the task's digest (its notification). */
   readonly take?: { readonly replicaId: string; readonly leaseMs: number; readonly digest: string };
@@ -45,8 +49,8 @@ export interface LeaseWrite {
 
 /** A new task's lease, waiting for the task's first save. */
 interface FirstSaveTake {
-  /** The run (its task and run id). */
-  readonly run: LeaseWrite;
+  /** The run's task (the run's own object: see `dropFirstSaveTake`). */
+  readonly run: TaskKey;
   /** Makes the take, right before a statement writing it is queued (see `takeWithFirstSave`). */
   readonly take: () => LeaseWrite;
   /** true once taken; false when no take was needed (the first save stored a terminal task, or none came). */
@@ -129,7 +133,7 @@ export class TaskSaveBatches {
    * notifications is missed. Resolves true once taken, false when not needed
    * (see `dropFirstSaveTake`).
    */
-  takeWithFirstSave(run: LeaseWrite, take: () => LeaseWrite): Promise<boolean> {
+  takeWithFirstSave(run: TaskKey, take: () => LeaseWrite): Promise<boolean> {
     if (!this.#recordEvents) throw new Error("leases need a store that records events");
     const key = scopedKey(run.taskId, run.scope);
     // A run superseded before the task's first save never needed its lease.
@@ -139,11 +143,11 @@ export class TaskSaveBatches {
     });
   }
 
-  /** The run ended before any save carried its take: none is needed. */
-  dropFirstSaveTake(run: LeaseWrite): void {
+  /** The run (`run`, as given to `takeWithFirstSave`) ended before any save carried its take: none is needed. */
+  dropFirstSaveTake(run: TaskKey): void {
     const key = scopedKey(run.taskId, run.scope);
     const waiting = this.#firstSaveTakes.get(key);
-    if (waiting?.run.runId !== run.runId) return;
+    if (waiting?.run !== run) return;
     this.#firstSaveTakes.delete(key);
     waiting.settle(Promise.resolve(false));
   }
@@ -187,7 +191,7 @@ export class TaskSaveBatches {
     const later: Queued[] = [];
     const keys = this.#sendingKeys;
     for (const queued of this.#queue) {
-      if (batch.length < MAX_BATCH && !queued.keys.some((key) => keys.has(key))) {
+      if (batch.length < MAX_BATCH && !holdsAny(keys, queued.keys)) {
         for (const key of queued.keys) keys.add(key);
         batch.push(queued);
       } else later.push(queued);
@@ -297,21 +301,44 @@ export class TaskSaveBatches {
 
   /** A batch of saves alone (no events, notification or lease): SAVE_TASKS, one array per column. */
   async #storePlain(batch: readonly Queued[]): Promise<(number | undefined)[]> {
-    const columns: string[][] = Array.from({ length: 10 }, () => new Array<string>(batch.length));
+    const n = batch.length;
+    const [scopes, ids, owners, contexts, states, seconds, nanos, tasks, artifacts, versions] = Array.from(
+      { length: 10 },
+      () => new Array<string>(n),
+    ) as string[][] as [
+      string[],
+      string[],
+      string[],
+      string[],
+      string[],
+      string[],
+      string[],
+      string[],
+      string[],
+      string[],
+    ];
     const positions = new Map<string, number>();
-    for (const [i, { write }] of batch.entries()) {
-      const { scope, id, owner, row, expected } = (write as SaveWrite).save;
+    for (let i = 0; i < n; i++) {
+      const { scope, id, owner, row, expected } = ((batch[i] as Queued).write as SaveWrite).save;
       positions.set(scopedKey(id, scope), i);
-      const values = [scope, id, owner, row[0], String(row[1]), row[2], String(row[3]), row[4], row[5]];
-      for (const [c, value] of values.entries()) (columns[c] as string[])[i] = value;
-      (columns[9] as string[])[i] = String(expected + 1);
+      scopes[i] = scope;
+      ids[i] = id;
+      owners[i] = owner;
+      contexts[i] = row[0];
+      states[i] = String(row[1]);
+      seconds[i] = row[2];
+      nanos[i] = String(row[3]);
+      tasks[i] = row[4];
+      artifacts[i] = row[5];
+      versions[i] = String(expected + 1);
     }
+    const columns = [scopes, ids, owners, contexts, states, seconds, nanos, tasks, artifacts, versions];
     const rows = await this.#run(SAVE_TASKS, columns.map(textArray));
-    const versions: (number | undefined)[] = new Array(batch.length);
+    const stored: (number | undefined)[] = new Array(n);
     for (const row of rows) {
-      versions[positions.get(scopedKey(row.id as string, row.scope as string)) as number] = Number(row.version);
+      stored[positions.get(scopedKey(row.id as string, row.scope as string)) as number] = Number(row.version);
     }
-    return versions;
+    return stored;
   }
 
   /** Runs a batch's statement, again when PostgreSQL rolled it back to break a deadlock. */
@@ -328,6 +355,11 @@ export class TaskSaveBatches {
 }
 
 type SaveWrite = Extract<Write, { kind: "save" }>;
+
+function holdsAny(held: ReadonlySet<string>, keys: readonly string[]): boolean {
+  for (const key of keys) if (held.has(key)) return true;
+  return false;
+}
 
 /**
  * A save that stores the task alone: no events to record, nobody to notify,

@@ -16,26 +16,31 @@ const HEADER_BYTES = 20;
 
 /** The binary form of a one-dimensional `text[]` of `values` (no nulls; `[]` when empty). */
 export function textArray(values: readonly string[]): Buffer {
-  if (values.length === 0) {
+  const count = values.length;
+  if (count === 0) {
     const empty = Buffer.alloc(12);
     empty.writeInt32BE(TEXT_OID, 8);
     return empty;
   }
-  const lengths = values.map((value) => Buffer.byteLength(value));
-  let size = HEADER_BYTES + 4 * values.length;
-  for (const length of lengths) size += length;
+  const lengths = new Array<number>(count);
+  let size = HEADER_BYTES + 4 * count;
+  for (let i = 0; i < count; i++) {
+    const length = Buffer.byteLength(values[i] as string);
+    lengths[i] = length;
+    size += length;
+  }
   const out = Buffer.allocUnsafe(size);
   out.writeInt32BE(1, 0);
   out.writeInt32BE(0, 4);
   out.writeInt32BE(TEXT_OID, 8);
-  out.writeInt32BE(values.length, 12);
+  out.writeInt32BE(count, 12);
   out.writeInt32BE(1, 16);
   let at = HEADER_BYTES;
-  for (const [i, value] of values.entries()) {
+  for (let i = 0; i < count; i++) {
     const length = lengths[i] as number;
     out.writeInt32BE(length, at);
-    out.write(value, at + 4, length, "utf8");
-    at += 4 + length;
+    at += 4;
+    if (length > 0) at += out.write(values[i] as string, at, length, "utf8");
   }
   return out;
 }
