@@ -137,7 +137,7 @@ export class PgTaskFleet implements TaskCoordinator {
     this.#runs.get(live.key)?.unfollow?.();
     this.#runs.set(live.key, held);
     // Taken with the next batch of saves (before or with the run's first save); a new task's with its first
-    // save, unless that save stores it terminal (then the run never follows its task either, S690).
+    // save, unless that save stores it terminal (then the run never follows its task, makes no run id and no digest: S690).
     held.taken = (
       live.writer.version === 0
         ? this.taskStore.takeWithFirstSave(held.task, () => this.#take(held))

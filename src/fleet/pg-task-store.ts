@@ -12,7 +12,7 @@ import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import type { StreamResponse, Task } from "../../gen/a2a_pb.js";
 import { isTerminalState } from "../a2a/task-state.js";
 import { defaultLogger, type Logger } from "../runtime/logger.js";
-import { CorruptRecordError, TaskVersionConflictError } from "../server/store-errors.js";
+import { CorruptRecordError, StoreError, TaskVersionConflictError } from "../server/store-errors.js";
 import type { StoredTask, TaskCursor, TaskPage, TaskQuery, TaskStore, TaskWriter } from "../server/task-store.js";
 import { fillPage } from "./fill-page.js";
 import { type PostgresPool, type Row, run } from "./postgres-pool.js";
@@ -20,6 +20,7 @@ import { encodeEvent, taskDigest } from "./task-events.js";
 import { taskFromRow, taskRowValues } from "./task-rows.js";
 import { type LeaseWrite, type TaskKey, type TaskSave, TaskSaveBatches } from "./task-save-batches.js";
 import { DELETE_TASK, GET_TASK, listTasksStatement } from "./task-sql.js";
+import { isStorableText } from "./text-array.js";
 
 export interface PgTaskStoreOptions {
   /** A `pg.Pool` (or `createPostgresPool()`), on a database `migrate()` has prepared. */
@@ -64,6 +65,13 @@ export class PgTaskStore implements TaskStore {
   }
 
   async save(task: Task, scope: string, writer: TaskWriter): Promise<void> {
+    // The task text is ProtoJSON, which escapes NUL and surrogates; these columns are written as they are.
+    const keys = [task.id, task.contextId, scope, writer.owner];
+    if (!keys.every(isStorableText)) {
+      throw new StoreError(
+        `Task ${JSON.stringify(task.id)} cannot be stored: its id, context id, scope or owner holds NUL or an unpaired surrogate`,
+      );
+    }
     const expected = writer.version;
     const row = taskRowValues(task);
     // The frames taken now are the ones the task as encoded above already shows.

@@ -49,7 +49,7 @@ saved AS (
  * without a row conflicted and nothing of it was written. The saves come as
  * one binary `text[]` per column (text-array.ts), the numbers in decimal;
  * $10 is the version each save writes (the one it replaces plus one). For
- * batches of saves alone: no events, no notification, no lease.
+ * batches of saves alone: no events, no notification, no lease (S691).
  */
 export const SAVE_TASKS: Statement = {
   name: "a2a_save_tasks_plain",

@@ -14,7 +14,7 @@ import { createLogger } from "../../src/runtime/logger.js";
 import { AgentBuilder } from "../../src/server/agent-builder.js";
 import type { ServerCallContext } from "../../src/server/call-context.js";
 import { textPart } from "../../src/server/message-literals.js";
-import { TaskVersionConflictError } from "../../src/server/store-errors.js";
+import { StoreError, TaskVersionConflictError } from "../../src/server/store-errors.js";
 import { deferred, userMessage, V1 } from "../server/support/agent-server.js";
 import { taskAt } from "../stores/task-store-suite.js";
 import { useFleetDatabase } from "./support/fleet-database.js";
@@ -86,6 +86,55 @@ describe.skipIf(!postgresUrl)("group commit of task saves", () => {
     expect((outcomes[2] as PromiseRejectedResult).reason).toBeInstanceOf(TaskVersionConflictError);
     expect(writers.map((w) => w.version)).toEqual([1, 1, 7]);
     expect((await base.get("old", "s"))?.version).toBe(1);
+  });
+
+  it("sends a batch of saves alone as binary text[] columns, and one with events or a lease as the full statement (S691)", async () => {
+    const base = new PgTaskStore({ pool: db.current.pool, recordEvents: true, logger: silent });
+    await base.save(taskAt("old", 1000), "s", { owner: "", version: 0, events: [] });
+    const sent: { name: string | undefined; values: unknown[] }[] = [];
+    const pool: PostgresPool = {
+      query: (config) => {
+        sent.push({ name: config.name, values: config.values ?? [] });
+        return db.current.pool.query(config);
+      },
+      connect: () => db.current.pool.connect(),
+    };
+    const store = new PgTaskStore({ pool, recordEvents: true, logger: silent });
+    const unusual = 'héllo — 日本語 — 🧪 — \u2028 — "quoted" \\ back';
+    const task = taskAt("new", 2000, { contextId: unusual });
+    const writers = [0, 0].map((version) => ({ owner: "o-é", version, events: [] }));
+    await Promise.all([
+      store.save(task, "s", writers[0] as never),
+      store.save(taskAt("n2", 2000), "s", writers[1] as never),
+    ]);
+    // A save of a stored task carries its events and a notification: the full statement.
+    await store.save(taskAt("old", 3000), "s", { owner: "", version: 1, events: [] });
+
+    expect(sent.map((s) => s.name)).toEqual(["a2a_save_tasks_plain", "a2a_save_tasks_with_events"]);
+    expect(sent[0]?.values.every((value) => Buffer.isBuffer(value))).toBe(true);
+    expect(textArrayElements(sent[0]?.values[1] as Buffer)).toEqual(["new", "n2"]);
+    expect(writers.map((w) => w.version)).toEqual([1, 1]);
+    const stored = await base.get("new", "s");
+    expect(stored).toMatchObject({ owner: "o-é", version: 1 });
+    expect(stored?.task).toEqual(task);
+    const { rows } = await db.current.pool.query(
+      "SELECT context_id, state, sort_seconds FROM a2a_tasks WHERE id = 'new'",
+    );
+    expect(rows).toEqual([{ context_id: unusual, state: TaskState.COMPLETED, sort_seconds: "-2" }]);
+  });
+
+  it("refuses with StoreError, writing nothing, a save whose ids hold NUL or an unpaired surrogate; the rest of its batch is stored", async () => {
+    const store = new PgTaskStore({ pool: db.current.pool, recordEvents: true, logger: silent });
+    const outcomes = await Promise.allSettled([
+      store.save(taskAt("bad", 2000, { contextId: "ctx-\ud800" }), "s", { owner: "", version: 0, events: [] }),
+      store.save(taskAt("good", 2000), "s", { owner: "", version: 0, events: [] }),
+      store.save(taskAt("nul\u0000", 2000), "s", { owner: "", version: 0, events: [] }),
+    ]);
+    expect(outcomes[0]).toMatchObject({ status: "rejected", reason: expect.any(StoreError) });
+    expect(outcomes[1]?.status).toBe("fulfilled");
+    expect(outcomes[2]).toMatchObject({ status: "rejected", reason: expect.any(StoreError) });
+    const { rows } = await db.current.pool.query("SELECT id FROM a2a_tasks ORDER BY id");
+    expect(rows.map((row) => row.id)).toEqual(["good"]);
   });
 
   it("sends one batch at a time: the saves asked for while it commits go together in the next statement", async () => {
