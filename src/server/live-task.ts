@@ -113,7 +113,8 @@ export class LiveTask implements StoredTask {
     this.key = scopedKey(task.id, scope);
     this.writer = writer;
     writer.bytes ??= taskBytes(task);
-    if (store.recordsEvents) writer.events ??= [];
+    // A task not stored yet collects no frames until its first save starts (`#save`).
+    if (store.recordsEvents && writer.version > 0) writer.events ??= [];
     this.#store = store;
     this.#coordinator = coordinator;
     this.#maxHistoryBytes = limits.maxHistoryBytes ?? DEFAULT_MAX_HISTORY_BYTES;
@@ -349,7 +350,7 @@ export class LiveTask implements StoredTask {
     const save = this.#saving.then(nextTurn).then(() => {
       this.#queuedSave = undefined;
       this.#unsaved = false;
-      return this.#store.save(this.task, this.scope, this.writer);
+      return this.#save();
     });
     this.#queuedSave = save;
     this.#saving = save.catch((error: unknown) => {
@@ -368,9 +369,21 @@ export class LiveTask implements StoredTask {
    */
   #saveNow(): Promise<void> {
     const version = this.writer.version;
-    const saved = this.#store.save(this.task, this.scope, this.writer);
+    const saved = this.#save();
     this.#unsaved = this.writer.version === version;
     return saved;
+  }
+
+  /**
+   * Hands the task to the store. A store that records events gets, with each
+   * save, the frames published since the previous save started; a task's
+   * first save gets none (it collects none before): the task it stores
+   * already shows them, and a subscriber on another replica can only start
+   * from a stored version, reading the events after it (decision S674).
+   */
+  #save(): Promise<void> {
+    if (this.#store.recordsEvents) this.writer.events ??= [];
+    return this.#store.save(this.task, this.scope, this.writer);
   }
 
   /**

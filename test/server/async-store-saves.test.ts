@@ -12,20 +12,26 @@ import { AgentBuilder } from "../../src/server/agent-builder.js";
 import type { ServerCallContext } from "../../src/server/call-context.js";
 import type { TaskStore, TaskWriter } from "../../src/server/task-store.js";
 import { InMemoryTaskStore } from "../../src/server/task-store.js";
+import { textPart } from "../../src/server/task-updater.js";
 import { nextTurn } from "../../src/server/turn-slice.js";
 import { deferred, result, serveAgent, userMessage, V1 } from "./support/agent-server.js";
 
-/** The in-memory store behind an asynchronous save, recording each save's state; `hold` keeps saves waiting. */
-function asyncStore() {
+/**
+ * The in-memory store behind an asynchronous save, recording each save's state (and, with `recordsEvents`, the
+ * kinds of the frames it takes, as the fleet's store does); `hold` keeps saves waiting.
+ */
+function asyncStore(recordsEvents = false) {
   const inner = new InMemoryTaskStore();
-  const saved: { state: number; artifacts: number }[] = [];
+  const saved: { state: number; artifacts: number; events?: (string | undefined)[] }[] = [];
   let gate: Promise<void> = Promise.resolve();
   const store: TaskStore = {
+    recordsEvents,
     get: (id, scope) => inner.get(id, scope),
     list: (scope, query) => inner.list(scope, query),
     delete: (id, scope) => inner.delete(id, scope),
     async save(task: Task, scope: string, writer: TaskWriter) {
-      saved.push({ state: task.status?.state ?? 0, artifacts: task.artifacts.length });
+      const events = recordsEvents ? { events: (writer.events?.splice(0) ?? []).map((f) => f.payload.case) } : {};
+      saved.push({ state: task.status?.state ?? 0, artifacts: task.artifacts.length, ...events });
       const copy = structuredClone(task);
       await gate;
       return inner.save(copy, scope, writer);
@@ -99,5 +105,46 @@ describe("a task store that saves asynchronously", () => {
     expect(order).toEqual(["stored", "answered"]);
     expect(response.payload.case === "task" && response.payload.value.status?.state).toBe(TaskState.COMPLETED);
     await agent.requestHandler().whenIdle();
+  });
+
+  it("hands a store that records events no frame before a task's first save, and every frame after it started (S674)", async () => {
+    const held = asyncStore(true);
+    const open = held.hold();
+    const skillGate = deferred();
+    const agent = new AgentBuilder({
+      name: "async-store",
+      auth: "none",
+      taskStore: held.store,
+      logger: createLogger({ level: "silent" }),
+    });
+    agent.skill("steps", async (ctx) => {
+      void ctx.taskUpdater.addArtifact([textPart("a")], { artifactId: "a" });
+      await skillGate.promise;
+      return { output: "done" };
+    });
+    const answered = agent
+      .requestHandler()
+      .sendMessage(
+        create(SendMessageRequestSchema, { message: fromJson(MessageSchema, userMessage("go") as JsonObject) }),
+        {
+          binding: "JSONRPC",
+          headers: new Headers(V1),
+          signal: new AbortController().signal,
+          responseHeaders: new Headers(),
+        },
+      );
+    // The first save (WORKING and artifact "a") started and waits; the run ends meanwhile, publishing its output.
+    while (held.saved.length === 0) await nextTurn();
+    skillGate.resolve();
+    const handler = agent.requestHandler();
+    while (![...handler.liveTasks.executing()].some((live) => live.terminal)) await nextTurn();
+    expect(held.saved).toHaveLength(1);
+    open();
+    await answered;
+    await agent.requestHandler().whenIdle();
+    expect(held.saved).toEqual([
+      { state: TaskState.WORKING, artifacts: 1, events: [] },
+      { state: TaskState.COMPLETED, artifacts: 2, events: ["artifactUpdate", "statusUpdate"] },
+    ]);
   });
 });
