@@ -61,11 +61,14 @@ export interface PgTaskFleetOptions {
 /** A run on this replica and its lease. */
 interface HeldRun {
   readonly run: CoordinatedRun;
-  /** The run's lease (its take). */
-  readonly lease: LeaseWrite;
+  /** The run's task. */
+  readonly task: { readonly scope: string; readonly taskId: string };
+  /** Names the run in its lease; made with its take (see `#take`). */
+  runId?: string;
   /** Settles once the lease is stored (true), was not needed or could not be stored (false). */
-  readonly taken: Promise<boolean>;
-  readonly unfollow: () => void;
+  taken: Promise<boolean>;
+  /** Stops following the task; unset until the run follows it (see `#take`). */
+  unfollow?: () => void;
 }
 
 export class PgTaskFleet implements TaskCoordinator {
@@ -126,31 +129,44 @@ export class PgTaskFleet implements TaskCoordinator {
 
   runStarted(execution: CoordinatedRun): void {
     const live = execution.live;
-    const { id } = live.task;
-    const digest = taskDigest(id, live.scope);
-    const runId = randomUUID();
-    // Taken with the next batch of saves (before or with the run's first save); a new task's with its first
-    // save, unless that save stores it terminal.
-    const lease = {
-      scope: live.scope,
-      taskId: id,
-      runId,
-      take: { replicaId: this.replicaId, leaseMs: this.leaseMs, digest },
+    const held: HeldRun = {
+      run: execution,
+      task: { scope: live.scope, taskId: live.task.id },
+      taken: Promise.resolve(false),
     };
-    const taken = (
-      live.writer.version === 0 ? this.taskStore.takeWithFirstSave(lease) : this.taskStore.lease(lease).then(() => true)
+    this.#runs.get(live.key)?.unfollow?.();
+    this.#runs.set(live.key, held);
+    // Taken with the next batch of saves (before or with the run's first save); a new task's with its first
+    // save, unless that save stores it terminal (then the run never follows its task, makes no run id and no digest: S690).
+    held.taken = (
+      live.writer.version === 0
+        ? this.taskStore.takeWithFirstSave(held.task, () => this.#take(held))
+        : this.taskStore.lease(this.#take(held)).then(() => true)
     ).catch((error: unknown) => {
-      this.#logger.error({ err: error, task_id: id }, "could not take the run's lease");
+      this.#logger.error({ err: error, task_id: live.task.id }, "could not take the run's lease");
       return false;
     });
-    let held: HeldRun | undefined;
-    const unfollow = this.#notifications.follow(digest, (version, runId) => {
-      if (!held || (version === 0 ? runId === held.lease.runId : this.#ownSave(live, version))) return;
-      void this.#reconcile(held, false);
-    });
-    held = { run: execution, lease, taken, unfollow };
-    this.#runs.get(live.key)?.unfollow();
-    this.#runs.set(live.key, held);
+  }
+
+  /**
+   * The run's lease take; from now on the run follows its task. Made before
+   * the statement writing the take is queued, which for a new task is also
+   * the first that lets other replicas see it: a cancel, supersede or
+   * failure elsewhere can only come after, and its notification reaches the
+   * run. A run that ended or was replaced here follows nothing.
+   */
+  #take(held: HeldRun): LeaseWrite {
+    const { live } = held.run;
+    held.runId ??= randomUUID();
+    const runId = held.runId;
+    const digest = taskDigest(live.task.id, live.scope);
+    if (this.#runs.get(live.key) === held) {
+      held.unfollow ??= this.#notifications.follow(digest, (version, runId) => {
+        if (version === 0 ? runId === held.runId : this.#ownSave(live, version)) return;
+        void this.#reconcile(held, false);
+      });
+    }
+    return { ...held.task, runId, take: { replicaId: this.replicaId, leaseMs: this.leaseMs, digest } };
   }
 
   runEnded(execution: CoordinatedRun): void {
@@ -158,12 +174,12 @@ export class PgTaskFleet implements TaskCoordinator {
     const held = this.#runs.get(live.key);
     if (held?.run !== execution) return;
     this.#runs.delete(live.key);
-    held.unfollow();
-    this.taskStore.dropFirstSaveTake(held.lease);
+    held.unfollow?.();
+    this.taskStore.dropFirstSaveTake(held.task);
     // After the take was answered, so never in the same statement as it.
-    const { scope, taskId, runId } = held.lease;
+    const { scope, taskId } = held.task;
     const released = held.taken
-      .then((taken) => (taken ? this.taskStore.lease({ scope, taskId, runId }) : undefined))
+      .then((taken) => (taken && held.runId ? this.taskStore.lease({ scope, taskId, runId: held.runId }) : undefined))
       .catch((error: unknown) =>
         this.#logger.warn({ err: error, task_id: live.task.id }, "could not release the run's lease; it expires"),
       )
@@ -204,9 +220,9 @@ export class PgTaskFleet implements TaskCoordinator {
         if (stored.version <= live.writer.version && !conflict) return;
         live.adopt(stored);
         this.#stop(held, stored.task.status?.state === TaskState.CANCELED ? "cancel-task" : "superseded");
-      } else if (row.run_id !== null && row.run_id !== held.lease.runId) {
+      } else if (row.run_id !== null && row.run_id !== held.runId) {
         this.#stop(held, "superseded");
-      } else if (conflict && row.run_id === held.lease.runId) {
+      } else if (conflict && row.run_id === held.runId) {
         live.writer.version = stored.version;
         await live.persist();
       }

@@ -12,14 +12,15 @@ import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import type { StreamResponse, Task } from "../../gen/a2a_pb.js";
 import { isTerminalState } from "../a2a/task-state.js";
 import { defaultLogger, type Logger } from "../runtime/logger.js";
-import { CorruptRecordError, TaskVersionConflictError } from "../server/store-errors.js";
+import { CorruptRecordError, StoreError, TaskVersionConflictError } from "../server/store-errors.js";
 import type { StoredTask, TaskCursor, TaskPage, TaskQuery, TaskStore, TaskWriter } from "../server/task-store.js";
 import { fillPage } from "./fill-page.js";
 import { type PostgresPool, type Row, run } from "./postgres-pool.js";
 import { encodeEvent, taskDigest } from "./task-events.js";
 import { taskFromRow, taskRowValues } from "./task-rows.js";
-import { type LeaseWrite, type TaskSave, TaskSaveBatches } from "./task-save-batches.js";
+import { type LeaseWrite, type TaskKey, type TaskSave, TaskSaveBatches } from "./task-save-batches.js";
 import { DELETE_TASK, GET_TASK, listTasksStatement } from "./task-sql.js";
+import { isStorableText } from "./text-array.js";
 
 export interface PgTaskStoreOptions {
   /** A `pg.Pool` (or `createPostgresPool()`), on a database `migrate()` has prepared. */
@@ -64,6 +65,13 @@ export class PgTaskStore implements TaskStore {
   }
 
   async save(task: Task, scope: string, writer: TaskWriter): Promise<void> {
+    // The task text is ProtoJSON, which escapes NUL and surrogates; these columns are written as they are.
+    const keys = [task.id, task.contextId, scope, writer.owner];
+    if (!keys.every(isStorableText)) {
+      throw new StoreError(
+        `Task ${JSON.stringify(task.id)} cannot be stored: its id, context id, scope or owner holds NUL or an unpaired surrogate`,
+      );
+    }
     const expected = writer.version;
     const row = taskRowValues(task);
     // The frames taken now are the ones the task as encoded above already shows.
@@ -95,13 +103,13 @@ export class PgTaskStore implements TaskStore {
   }
 
   /** @internal A new task's lease, taken with its first save unless that stores it terminal (task-save-batches.ts). */
-  takeWithFirstSave(write: LeaseWrite): Promise<boolean> {
-    return this.#batches.takeWithFirstSave(write);
+  takeWithFirstSave(run: TaskKey, take: () => LeaseWrite): Promise<boolean> {
+    return this.#batches.takeWithFirstSave(run, take);
   }
 
   /** @internal The run ended before any save carried its take. */
-  dropFirstSaveTake(write: LeaseWrite): void {
-    this.#batches.dropFirstSaveTake(write);
+  dropFirstSaveTake(run: TaskKey): void {
+    this.#batches.dropFirstSaveTake(run);
   }
 
   /** @internal Resolves once every save and lease write asked for so far was answered. */

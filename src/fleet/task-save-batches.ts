@@ -16,8 +16,9 @@
  */
 import { isTerminalState } from "../a2a/task-state.js";
 import { scopedKey } from "../server/task-store.js";
-import { type PostgresPool, type Row, run } from "./postgres-pool.js";
+import { type PostgresPool, type Row, run, type Statement } from "./postgres-pool.js";
 import { SAVE_TASKS, SAVE_TASKS_WITH_EVENTS } from "./task-sql.js";
+import { textArray } from "./text-array.js";
 
 /** One task's save, encoded. */
 export interface TaskSave {
@@ -33,10 +34,14 @@ export interface TaskSave {
   readonly digest?: string | undefined;
 }
 
-/** A run's lease to take (replacing any other run's) or release (only its own). */
-export interface LeaseWrite {
+/** A task, by scope and id. */
+export interface TaskKey {
   readonly scope: string;
   readonly taskId: string;
+}
+
+/** A run's lease to take (replacing any other run's) or release (only its own). */
+export interface LeaseWrite extends TaskKey {
   readonly runId: string;
   /** Set on a take: the replica, the lease's length and the task's digest (its notification). */
   readonly take?: { readonly replicaId: string; readonly leaseMs: number; readonly digest: string };
@@ -44,13 +49,21 @@ export interface LeaseWrite {
 
 /** A new task's lease, waiting for the task's first save. */
 interface FirstSaveTake {
-  readonly lease: LeaseWrite;
+  /** The run's task (the run's own object: see `dropFirstSaveTake`). */
+  readonly run: TaskKey;
+  /** Makes the take, right before a statement writing it is queued (see `takeWithFirstSave`). */
+  readonly take: () => LeaseWrite;
   /** true once taken; false when no take was needed (the first save stored a terminal task, or none came). */
   settle(taken: Promise<boolean>): void;
 }
 
 type Write =
-  | { readonly kind: "save"; readonly save: TaskSave; readonly take?: FirstSaveTake }
+  | {
+      readonly kind: "save";
+      readonly save: TaskSave;
+      /** The new task's lease waiting for this save, and its take when this save writes it (a save not ending the task). */
+      readonly first?: { readonly waiting: FirstSaveTake; readonly take: LeaseWrite | undefined };
+    }
   | { readonly kind: "lease"; readonly lease: LeaseWrite };
 
 interface Queued {
@@ -97,10 +110,11 @@ export class TaskSaveBatches {
   save(save: TaskSave): Promise<number | undefined> {
     const key = scopedKey(save.id, save.scope);
     this.#saving.set(key, (this.#saving.get(key) ?? 0) + 1);
-    const take = save.expected === 0 ? this.#firstSaveTakes.get(key) : undefined;
-    if (!take) return this.#enqueue({ kind: "save", save }, [`s${key}`]);
+    const waiting = save.expected === 0 ? this.#firstSaveTakes.get(key) : undefined;
+    if (!waiting) return this.#enqueue({ kind: "save", save }, [`s${key}`]);
     this.#firstSaveTakes.delete(key);
-    return this.#enqueue({ kind: "save", save, take }, [`s${key}`, `l${key}`]);
+    const take = isTerminalState(save.row[1]) ? undefined : waiting.take();
+    return this.#enqueue({ kind: "save", save, first: { waiting, take } }, [`s${key}`, `l${key}`]);
   }
 
   /** Takes or releases a lease in the next batch (a store that records events only). */
@@ -113,26 +127,29 @@ export class TaskSaveBatches {
    * The lease of a run on a task not stored yet, taken in the statement of
    * the task's first save, or not at all when that save stores a terminal
    * task: nobody can have seen the task running, so no replica needs to
-   * learn of the run or fail the task for it. Resolves true once taken,
-   * false when not needed (see `dropFirstSaveTake`).
+   * learn of the run or fail the task for it. `take` makes the take (the run
+   * then follows its task) right before a statement that writes it is
+   * queued: before any other replica can see the task, so none of their
+   * notifications is missed. Resolves true once taken, false when not needed
+   * (see `dropFirstSaveTake`).
    */
-  takeWithFirstSave(lease: LeaseWrite): Promise<boolean> {
+  takeWithFirstSave(run: TaskKey, take: () => LeaseWrite): Promise<boolean> {
     if (!this.#recordEvents) throw new Error("leases need a store that records events");
-    const key = scopedKey(lease.taskId, lease.scope);
+    const key = scopedKey(run.taskId, run.scope);
     // A run superseded before the task's first save never needed its lease.
     this.#firstSaveTakes.get(key)?.settle(Promise.resolve(false));
     return new Promise((resolve) => {
-      this.#firstSaveTakes.set(key, { lease, settle: resolve });
+      this.#firstSaveTakes.set(key, { run, take, settle: resolve });
     });
   }
 
-  /** The run ended before any save carried its take: none is needed. */
-  dropFirstSaveTake(lease: LeaseWrite): void {
-    const key = scopedKey(lease.taskId, lease.scope);
-    const take = this.#firstSaveTakes.get(key);
-    if (take?.lease.runId !== lease.runId) return;
+  /** The run (`run`, as given to `takeWithFirstSave`) ended before any save carried its take: none is needed. */
+  dropFirstSaveTake(run: TaskKey): void {
+    const key = scopedKey(run.taskId, run.scope);
+    const waiting = this.#firstSaveTakes.get(key);
+    if (waiting?.run !== run) return;
     this.#firstSaveTakes.delete(key);
-    take.settle(Promise.resolve(false));
+    waiting.settle(Promise.resolve(false));
   }
 
   /** Whether a save of the task is queued or under way here (its notification may come before its answer). */
@@ -174,7 +191,7 @@ export class TaskSaveBatches {
     const later: Queued[] = [];
     const keys = this.#sendingKeys;
     for (const queued of this.#queue) {
-      if (batch.length < MAX_BATCH && !queued.keys.some((key) => keys.has(key))) {
+      if (batch.length < MAX_BATCH && !holdsAny(keys, queued.keys)) {
         for (const key of queued.keys) keys.add(key);
         batch.push(queued);
       } else later.push(queued);
@@ -186,21 +203,24 @@ export class TaskSaveBatches {
       for (const [i, queued] of batch.entries()) {
         queued.resolve(versions[i]);
         const { write } = queued;
-        if (write.kind !== "save" || !write.take) continue;
-        const { lease, settle } = write.take;
-        if (!isTerminalState(write.save.row[1])) settle(Promise.resolve(true));
+        if (write.kind !== "save" || !write.first) continue;
+        const { waiting, take } = write.first;
+        if (take) waiting.settle(Promise.resolve(true));
         // Not taken for a terminal save; one that conflicted stored nothing (another writer made the task): take it now.
-        else settle(versions[i] === undefined ? this.lease(lease).then(() => true) : Promise.resolve(false));
+        else
+          waiting.settle(
+            versions[i] === undefined ? this.lease(waiting.take()).then(() => true) : Promise.resolve(false),
+          );
       }
     } catch (error) {
       for (const queued of batch) {
         queued.reject(error);
         const { write } = queued;
         // Nothing was stored: the task's next first save carries the take (unless a newer run's take waits).
-        if (write.kind !== "save" || !write.take) continue;
+        if (write.kind !== "save" || !write.first) continue;
         const key = scopedKey(write.save.id, write.save.scope);
-        if (this.#firstSaveTakes.has(key)) write.take.settle(Promise.resolve(false));
-        else this.#firstSaveTakes.set(key, write.take);
+        if (this.#firstSaveTakes.has(key)) write.first.waiting.settle(Promise.resolve(false));
+        else this.#firstSaveTakes.set(key, write.first.waiting);
       }
     } finally {
       for (const queued of batch) for (const key of queued.keys) keys.delete(key);
@@ -217,6 +237,7 @@ export class TaskSaveBatches {
 
   /** One statement for the batch; the version each save stored (undefined: conflict, or not a save). */
   async #store(batch: readonly Queued[]): Promise<(number | undefined)[]> {
+    if (batch.every(({ write }) => write.kind === "save" && isPlain(write))) return this.#storePlain(batch);
     const saves: object[] = [];
     const events: object[] = [];
     const takes: object[] = [];
@@ -240,15 +261,15 @@ export class TaskSaveBatches {
       }
       const { scope, id, owner, row, expected, digest } = write.save;
       const [context_id, state, sort_seconds, sort_nanos, task, artifacts] = row;
-      const take = write.take?.lease.take;
-      if (take && !isTerminalState(state)) {
+      const lease = write.first?.take;
+      if (lease?.take) {
         // A new task: nobody follows it yet, so its take notifies nobody (no digest).
         takes.push({
           scope,
           task_id: id,
-          replica_id: take.replicaId,
-          run_id: write.take?.lease.runId,
-          lease_ms: take.leaseMs,
+          replica_id: lease.take.replicaId,
+          run_id: lease.runId,
+          lease_ms: lease.take.leaseMs,
         });
       }
       const n = positions.push(i);
@@ -269,23 +290,81 @@ export class TaskSaveBatches {
       for (const [ordinal, event] of (write.save.events ?? []).entries())
         events.push({ n, ordinal: ordinal + 1, event });
     }
-    const [statement, values] = this.#recordEvents
-      ? [SAVE_TASKS_WITH_EVENTS, [saves, events, takes, releases].map((list) => JSON.stringify(list))]
-      : [SAVE_TASKS, [JSON.stringify(saves)]];
-    let rows: Row[];
-    for (let attempt = 1; ; attempt++) {
-      try {
-        rows = await run(this.#pool, statement, values);
-        break;
-      } catch (error) {
-        const code = (error as { cause?: { code?: unknown } }).cause?.code;
-        if (code !== DEADLOCK || attempt > DEADLOCK_RETRIES) throw error;
-      }
-    }
+    const values = [saves, events, takes, releases].map((list) => JSON.stringify(list));
+    const rows = await this.#run(SAVE_TASKS_WITH_EVENTS, values);
     const versions: (number | undefined)[] = new Array(batch.length);
     for (const row of rows) {
       if (row.n !== null) versions[positions[Number(row.n) - 1] as number] = Number(row.version);
     }
     return versions;
   }
+
+  /** A batch of saves alone (no events, notification or lease): SAVE_TASKS, one array per column. */
+  async #storePlain(batch: readonly Queued[]): Promise<(number | undefined)[]> {
+    const n = batch.length;
+    const [scopes, ids, owners, contexts, states, seconds, nanos, tasks, artifacts, versions] = Array.from(
+      { length: 10 },
+      () => new Array<string>(n),
+    ) as string[][] as [
+      string[],
+      string[],
+      string[],
+      string[],
+      string[],
+      string[],
+      string[],
+      string[],
+      string[],
+      string[],
+    ];
+    const positions = new Map<string, number>();
+    for (let i = 0; i < n; i++) {
+      const { scope, id, owner, row, expected } = ((batch[i] as Queued).write as SaveWrite).save;
+      positions.set(scopedKey(id, scope), i);
+      scopes[i] = scope;
+      ids[i] = id;
+      owners[i] = owner;
+      contexts[i] = row[0];
+      states[i] = String(row[1]);
+      seconds[i] = row[2];
+      nanos[i] = String(row[3]);
+      tasks[i] = row[4];
+      artifacts[i] = row[5];
+      versions[i] = String(expected + 1);
+    }
+    const columns = [scopes, ids, owners, contexts, states, seconds, nanos, tasks, artifacts, versions];
+    const rows = await this.#run(SAVE_TASKS, columns.map(textArray));
+    const stored: (number | undefined)[] = new Array(n);
+    for (const row of rows) {
+      stored[positions.get(scopedKey(row.id as string, row.scope as string)) as number] = Number(row.version);
+    }
+    return stored;
+  }
+
+  /** Runs a batch's statement, again when PostgreSQL rolled it back to break a deadlock. */
+  async #run(statement: Statement, values: unknown[]): Promise<Row[]> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await run(this.#pool, statement, values);
+      } catch (error) {
+        const code = (error as { cause?: { code?: unknown } }).cause?.code;
+        if (code !== DEADLOCK || attempt > DEADLOCK_RETRIES) throw error;
+      }
+    }
+  }
+}
+
+type SaveWrite = Extract<Write, { kind: "save" }>;
+
+function holdsAny(held: ReadonlySet<string>, keys: readonly string[]): boolean {
+  for (const key of keys) if (held.has(key)) return true;
+  return false;
+}
+
+/**
+ * A save that stores the task alone: no events to record, nobody to notify,
+ * no lease to take (a new task's first save takes none when it ends the task).
+ */
+function isPlain({ save, first }: SaveWrite): boolean {
+  return save.digest === undefined && !save.events?.length && !first?.take;
 }

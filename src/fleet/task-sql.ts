@@ -45,13 +45,25 @@ saved AS (
 /**
  * SAVE_TASK for many tasks at once, each with its own version check (rows
  * are locked in key order, so two batches never wait on each other in a
- * cycle): answers `n` and the new version of each task stored; a task
- * without a row conflicted and nothing of it was written.
+ * cycle): answers the key and new version of each task stored; a task
+ * without a row conflicted and nothing of it was written. The saves come as
+ * one binary `text[]` per column (text-array.ts), the numbers in decimal;
+ * $10 is the version each save writes (the one it replaces plus one). For
+ * batches of saves alone: no events, no notification, no lease (S691).
  */
 export const SAVE_TASKS: Statement = {
-  name: "a2a_save_tasks",
-  text: `WITH ${SAVE_INPUT}
-SELECT i.n, s.version FROM saved s JOIN input i ON i.scope = s.scope AND i.id = s.id`,
+  name: "a2a_save_tasks_plain",
+  text: `INSERT INTO a2a_tasks AS t (scope, id, owner, context_id, state, sort_seconds, sort_nanos, task, artifacts, version)
+SELECT scope, id, owner, context_id, state::smallint, sort_seconds::bigint, sort_nanos::integer, task, artifacts,
+  version::bigint
+FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
+  $10::text[]) AS i(scope, id, owner, context_id, state, sort_seconds, sort_nanos, task, artifacts, version)
+ORDER BY scope, id
+ON CONFLICT (scope, id) DO UPDATE SET context_id = excluded.context_id, state = excluded.state,
+  sort_seconds = excluded.sort_seconds, sort_nanos = excluded.sort_nanos, task = excluded.task,
+  artifacts = excluded.artifacts, version = excluded.version, updated_at = now()
+WHERE t.version = excluded.version - 1
+RETURNING t.scope, t.id, t.version`,
 };
 
 /**
