@@ -4,17 +4,14 @@
  * save, a run that ends saves nothing its writes did not, and a blocking
  * SendMessage answers only once the state it reports is stored.
  */
-import { create, fromJson, type JsonObject } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
-import { MessageSchema, SendMessageRequestSchema, type Task, TaskState } from "../../gen/a2a_pb.js";
-import { createLogger } from "../../src/runtime/logger.js";
-import { AgentBuilder } from "../../src/server/agent-builder.js";
-import type { ServerCallContext } from "../../src/server/call-context.js";
+import { type Task, TaskState } from "../../gen/a2a_pb.js";
+import type { AgentBuilder } from "../../src/server/agent-builder.js";
 import type { TaskStore, TaskWriter } from "../../src/server/task-store.js";
 import { InMemoryTaskStore } from "../../src/server/task-store.js";
 import { textPart } from "../../src/server/task-updater.js";
 import { nextTurn } from "../../src/server/turn-slice.js";
-import { deferred, result, serveAgent, userMessage, V1 } from "./support/agent-server.js";
+import { agentOnStore, deferred, result, sendDirect, serveAgent, userMessage } from "./support/agent-server.js";
 
 /**
  * The in-memory store behind an asynchronous save, recording each save's state (and, with `recordsEvents`, the
@@ -50,12 +47,7 @@ function asyncStore(recordsEvents = false) {
 }
 
 function agentOn(store: TaskStore): AgentBuilder {
-  const agent = new AgentBuilder({
-    name: "async-store",
-    auth: "none",
-    taskStore: store,
-    logger: createLogger({ level: "silent" }),
-  });
+  const agent = agentOnStore("async-store", store);
   agent.skill("echo", async (_ctx, text) => ({ output: text }));
   return agent;
 }
@@ -80,22 +72,10 @@ describe("a task store that saves asynchronously", () => {
     const open = held.hold();
     const agent = agentOn(held.store);
     const order: string[] = [];
-    const request = create(SendMessageRequestSchema, {
-      message: fromJson(MessageSchema, userMessage("hi") as JsonObject),
+    const answered = sendDirect(agent, "hi").then((response) => {
+      order.push("answered");
+      return response;
     });
-    const context: ServerCallContext = {
-      binding: "JSONRPC",
-      headers: new Headers(V1),
-      signal: new AbortController().signal,
-      responseHeaders: new Headers(),
-    };
-    const answered = agent
-      .requestHandler()
-      .sendMessage(request, context)
-      .then((response) => {
-        order.push("answered");
-        return response;
-      });
     // The run's one save started and waits; an answer that did not wait for it would come within these turns.
     while (held.saved.length === 0) await nextTurn();
     for (let turn = 0; turn < 20; turn++) await nextTurn();
@@ -111,28 +91,13 @@ describe("a task store that saves asynchronously", () => {
     const held = asyncStore(true);
     const open = held.hold();
     const skillGate = deferred();
-    const agent = new AgentBuilder({
-      name: "async-store",
-      auth: "none",
-      taskStore: held.store,
-      logger: createLogger({ level: "silent" }),
-    });
+    const agent = agentOnStore("async-store", held.store);
     agent.skill("steps", async (ctx) => {
       void ctx.taskUpdater.addArtifact([textPart("a")], { artifactId: "a" });
       await skillGate.promise;
       return { output: "done" };
     });
-    const answered = agent
-      .requestHandler()
-      .sendMessage(
-        create(SendMessageRequestSchema, { message: fromJson(MessageSchema, userMessage("go") as JsonObject) }),
-        {
-          binding: "JSONRPC",
-          headers: new Headers(V1),
-          signal: new AbortController().signal,
-          responseHeaders: new Headers(),
-        },
-      );
+    const answered = sendDirect(agent, "go");
     // The first save (WORKING and artifact "a") started and waits; the run ends meanwhile, publishing its output.
     while (held.saved.length === 0) await nextTurn();
     skillGate.resolve();

@@ -4,15 +4,11 @@
  * nothing its writes already stored, and a write whose save failed is saved
  * again when the run ends.
  */
-import { create, fromJson, type JsonObject } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
-import { MessageSchema, SendMessageRequestSchema, type Task, TaskState } from "../../gen/a2a_pb.js";
-import { createLogger } from "../../src/runtime/logger.js";
-import { AgentBuilder } from "../../src/server/agent-builder.js";
-import type { ServerCallContext } from "../../src/server/call-context.js";
+import { type Task, TaskState } from "../../gen/a2a_pb.js";
 import { TaskVersionConflictError } from "../../src/server/store-errors.js";
 import { InMemoryTaskStore, type TaskStore, type TaskWriter } from "../../src/server/task-store.js";
-import { userMessage, V1 } from "./support/agent-server.js";
+import { agentOnStore, sendDirect } from "./support/agent-server.js";
 
 /** The in-memory store, recording the state of each save; `refuse` makes the saves of that state fail once. */
 function recordingStore(refuse?: TaskState) {
@@ -38,23 +34,9 @@ function recordingStore(refuse?: TaskState) {
 }
 
 async function echoOnce(store: TaskStore): Promise<string> {
-  const agent = new AgentBuilder({
-    name: "sync-store",
-    auth: "none",
-    taskStore: store,
-    logger: createLogger({ level: "silent" }),
-  });
+  const agent = agentOnStore("sync-store", store);
   agent.skill("echo", async (_ctx, text) => ({ output: text }));
-  const context: ServerCallContext = {
-    binding: "JSONRPC",
-    headers: new Headers(V1),
-    signal: new AbortController().signal,
-    responseHeaders: new Headers(),
-  };
-  const request = create(SendMessageRequestSchema, {
-    message: fromJson(MessageSchema, userMessage("hi") as JsonObject),
-  });
-  const response = await agent.requestHandler().sendMessage(request, context);
+  const response = await sendDirect(agent, "hi");
   await agent.requestHandler().whenIdle();
   if (response.payload.case !== "task") throw new Error("expected a task");
   return response.payload.value.id;

@@ -5,9 +5,13 @@
  */
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { create, fromJson, type JsonObject } from "@bufbuild/protobuf";
+import { MessageSchema, SendMessageRequestSchema, type SendMessageResponse } from "../../../gen/a2a_pb.js";
 import { readSseEvents } from "../../../src/a2a/sse.js";
 import { type NodeRequestListener, nodeHandler } from "../../../src/node/index.js";
-import type { AgentBuilder, ServeOptions } from "../../../src/server/agent-builder.js";
+import { createLogger } from "../../../src/runtime/logger.js";
+import { AgentBuilder, type ServeOptions } from "../../../src/server/agent-builder.js";
+import type { TaskStore } from "../../../src/server/task-store.js";
 
 export interface Deferred<T = void> {
   readonly promise: Promise<T>;
@@ -72,6 +76,24 @@ export async function serveAgent(
 }
 
 export const V1 = { "A2A-Version": "1.0" } as const;
+
+/** An agent on `store` that answers every caller and logs nothing, for tests of the harness and its stores. */
+export function agentOnStore(name: string, store: TaskStore): AgentBuilder {
+  return new AgentBuilder({ name, auth: "none", taskStore: store, logger: createLogger({ level: "silent" }) });
+}
+
+/** SendMessage with a user message of `text`, straight to the agent's request handler (no socket), as version 1.0. */
+export function sendDirect(agent: AgentBuilder, text: string): Promise<SendMessageResponse> {
+  const request = create(SendMessageRequestSchema, {
+    message: fromJson(MessageSchema, userMessage(text) as JsonObject),
+  });
+  return agent.requestHandler().sendMessage(request, {
+    binding: "JSONRPC",
+    headers: new Headers(V1),
+    signal: new AbortController().signal,
+    responseHeaders: new Headers(),
+  });
+}
 
 let nextId = 1;
 
