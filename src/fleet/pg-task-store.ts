@@ -66,8 +66,12 @@ export class PgTaskStore implements TaskStore {
 
   async save(task: Task, scope: string, writer: TaskWriter): Promise<void> {
     // The task text is ProtoJSON, which escapes NUL and surrogates; these columns are written as they are.
-    const keys = [task.id, task.contextId, scope, writer.owner];
-    if (!keys.every(isStorableText)) {
+    const storable =
+      isStorableText(task.id) &&
+      isStorableText(task.contextId) &&
+      isStorableText(scope) &&
+      isStorableText(writer.owner);
+    if (!storable) {
       throw new StoreError(
         `Task ${JSON.stringify(task.id)} cannot be stored: its id, context id, scope or owner holds NUL or an unpaired surrogate`,
       );

@@ -302,20 +302,18 @@ export class TaskSaveBatches {
   /** A batch of saves alone (no events, notification or lease): SAVE_TASKS, one array per column. */
   async #storePlain(batch: readonly Queued[]): Promise<(number | undefined)[]> {
     const n = batch.length;
-    const [scopes, ids, owners, contexts, states, seconds, nanos, tasks, artifacts, versions] = Array.from(
-      { length: 10 },
-      () => new Array<string>(n),
-    ) as string[][] as [
-      string[],
-      string[],
-      string[],
-      string[],
-      string[],
-      string[],
-      string[],
-      string[],
-      string[],
-      string[],
+    const column = () => new Array<string>(n);
+    const [scopes, ids, owners, contexts, states, seconds, nanos, tasks, artifacts, versions] = [
+      column(),
+      column(),
+      column(),
+      column(),
+      column(),
+      column(),
+      column(),
+      column(),
+      column(),
+      column(),
     ];
     const positions = new Map<string, number>();
     for (let i = 0; i < n; i++) {
