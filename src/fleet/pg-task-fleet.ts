@@ -30,7 +30,7 @@ import { PRUNE_EVENTS, taskDigest } from "./task-events.js";
 import { EXPIRED_LEASES, RELEASE_LEASE, RENEW_LEASES, TASK_AND_LEASE } from "./task-leases.js";
 import { TaskNotifications } from "./task-notifications.js";
 import { taskFromRow } from "./task-rows.js";
-import type { LeaseWrite } from "./task-save-batches.js";
+import type { LeaseWrite, TaskKey } from "./task-save-batches.js";
 import { followStoredTask } from "./task-subscription.js";
 
 /** How long a run's lease lasts unless renewed. See docs/decisions.md (S660). */
@@ -62,7 +62,7 @@ export interface PgTaskFleetOptions {
 interface HeldRun {
   readonly run: CoordinatedRun;
   /** The run's task. */
-  readonly task: { readonly scope: string; readonly taskId: string };
+  readonly task: TaskKey;
   /** Names the run in its lease; made with its take (see `#take`). */
   runId?: string;
   /** Settles once the lease is stored (true), was not needed or could not be stored (false). */
