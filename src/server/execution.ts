@@ -300,18 +300,17 @@ export class Execution implements ToolEventChannel {
       await this.#write(state, [textPart(text), skillErrorPart(text, String(status)), ...metadataParts]);
       return;
     }
-    // The artifact's save is awaited with the closing status's: a store that saves asynchronously stores
-    // both in one save (live-task.ts, persist).
-    const artifactSaved =
-      state === TaskState.COMPLETED && parts.length > 0
-        ? this.live.writeArtifact({
-            artifact: artifact(randomUuid(), "output", [...parts, ...metadataParts]),
-            lastChunk: true,
-            // Made here and written once, just before the task closes: nothing appends to it.
-            owned: true,
-          })
-        : undefined;
-    await Promise.all([artifactSaved, this.#write(state, [...parts, ...metadataParts])]);
+    if (state === TaskState.COMPLETED && parts.length > 0) {
+      this.live.writeArtifact({
+        artifact: artifact(randomUuid(), "output", [...parts, ...metadataParts]),
+        lastChunk: true,
+        // Made here and written once, just before the task closes: nothing appends to it.
+        owned: true,
+        // The closing status, written next, stores both in one save.
+        savedByNextWrite: true,
+      });
+    }
+    await this.#write(state, [...parts, ...metadataParts]);
   }
 
   #outputParts(output: JsonValue | undefined): Part[] {
