@@ -15,7 +15,7 @@
 import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from "node:http";
 import { BodyTooLargeError, readNodeBody } from "../http/capped-body.js";
 import type { Logger } from "../runtime/logger.js";
-import type { HttpBinding, HttpBodyReply, HttpReply, HttpRequestLike } from "../server/http-exchange.js";
+import type { HttpBinding, HttpBodyReply, HttpRequestLike, HttpStreamReply } from "../server/http-exchange.js";
 import { endAtTurnEnd } from "../server/turn-end-writes.js";
 import { nextTurn, overSlice } from "../server/turn-slice.js";
 
@@ -26,7 +26,7 @@ export type NodeRequestListener = (
   next?: (error?: unknown) => void,
 ) => Promise<void>;
 
-const NOT_FOUND: HttpReply = {
+const NOT_FOUND: HttpBodyReply = {
   kind: "body",
   status: 404,
   headers: { "content-type": "text/plain" },
@@ -56,12 +56,12 @@ async function serveNodeRequest(
     for (const binding of bindings) {
       const reply = await binding.handle(request);
       if (reply) {
-        await writeReply(reply, res, request);
+        await (reply.kind === "body" ? writeBodyReply(reply, res) : writeStreamReply(reply, res, request));
         return;
       }
     }
     if (next) next();
-    else await writeReply(NOT_FOUND, res, request);
+    else await writeBodyReply(NOT_FOUND, res);
   } catch (error) {
     logger?.error({ err: error }, "HTTP request failed");
     if (!res.headersSent) {
@@ -178,8 +178,7 @@ class NodeRequest implements HttpRequestLike {
   }
 }
 
-async function writeReply(reply: HttpReply, res: ServerResponse, request: NodeRequest): Promise<void> {
-  if (reply.kind === "body") return writeBodyReply(reply, res);
+async function writeStreamReply(reply: HttpStreamReply, res: ServerResponse, request: NodeRequest): Promise<void> {
   const signal = request.signal;
   res.writeHead(reply.status, reply.headers);
   res.flushHeaders();
