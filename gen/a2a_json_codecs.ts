@@ -5,7 +5,7 @@
 // @generated from file a2a.proto (package lf.a2a.v1, syntax proto3)
 /* eslint-disable */
 
-import { bail, hasOwn, MAX_DEPTH, putBytes, putString, putStruct, putTimestamp, putValue, readBool, readBytes, readInt32, readMapKey, readObject, readString, readStruct, readTimestamp, readValue, spend, validStruct, validValue } from "../src/a2a/json-codec-runtime.js";
+import { bail, endWrite, hasOwn, MAX_DEPTH, putBytes, putString, putStruct, putTimestamp, putValue, readBool, readBytes, readInt32, readMapKey, readObject, readString, readStruct, readTimestamp, readValue, spend, validStruct, validValue } from "../src/a2a/json-codec-runtime.js";
 import type { AgentCapabilities, AgentCard, AgentCardSignature, AgentExtension, AgentInterface, AgentProvider, AgentSkill, APIKeySecurityScheme, Artifact, AuthenticationInfo, AuthorizationCodeOAuthFlow, CancelTaskRequest, ClientCredentialsOAuthFlow, DeleteTaskPushNotificationConfigRequest, DeviceCodeOAuthFlow, GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest, HTTPAuthSecurityScheme, ImplicitOAuthFlow, ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse, ListTasksRequest, ListTasksResponse, Message, MutualTlsSecurityScheme, OAuth2SecurityScheme, OAuthFlows, OpenIdConnectSecurityScheme, Part, PasswordOAuthFlow, SecurityRequirement, SecurityScheme, SendMessageConfiguration, SendMessageRequest, SendMessageResponse, StreamResponse, StringList, SubscribeToTaskRequest, Task, TaskArtifactUpdateEvent, TaskPushNotificationConfig, TaskStatus, TaskStatusUpdateEvent } from "./a2a_pb.js";
 
 /**
@@ -111,7 +111,9 @@ function knownRole(x: number): boolean {
 }
 
 export function writeSendMessageConfiguration(m: SendMessageConfiguration): string {
-  return putSendMessageConfiguration("{", m);
+  const s = putSendMessageConfiguration("{", m);
+  endWrite();
+  return s;
 }
 
 function putSendMessageConfiguration(s: string, m: SendMessageConfiguration): string {
@@ -209,7 +211,9 @@ export function validSendMessageConfiguration(m: SendMessageConfiguration): bool
 }
 
 export function writeTask(m: Task): string {
-  return putTask("{", m);
+  const s = putTask("{", m);
+  endWrite();
+  return s;
 }
 
 function putTask(s: string, m: Task): string {
@@ -352,7 +356,9 @@ export function validTask(m: Task): boolean {
 }
 
 export function writeTaskStatus(m: TaskStatus): string {
-  return putTaskStatus("{", m);
+  const s = putTaskStatus("{", m);
+  endWrite();
+  return s;
 }
 
 function putTaskStatus(s: string, m: TaskStatus): string {
@@ -427,7 +433,9 @@ export function validTaskStatus(m: TaskStatus): boolean {
 }
 
 export function writePart(m: Part): string {
-  return putPart("{", m);
+  const s = putPart("{", m);
+  endWrite();
+  return s;
 }
 
 function putPart(s: string, m: Part): string {
@@ -556,7 +564,9 @@ export function validPart(m: Part): boolean {
 }
 
 export function writeMessage(m: Message): string {
-  return putMessage("{", m);
+  const s = putMessage("{", m);
+  endWrite();
+  return s;
 }
 
 function putMessage(s: string, m: Message): string {
@@ -741,7 +751,9 @@ export function validMessage(m: Message): boolean {
 }
 
 export function writeArtifact(m: Artifact): string {
-  return putArtifact("{", m);
+  const s = putArtifact("{", m);
+  endWrite();
+  return s;
 }
 
 function putArtifact(s: string, m: Artifact): string {
@@ -884,7 +896,9 @@ export function validArtifact(m: Artifact): boolean {
 }
 
 export function writeTaskStatusUpdateEvent(m: TaskStatusUpdateEvent): string {
-  return putTaskStatusUpdateEvent("{", m);
+  const s = putTaskStatusUpdateEvent("{", m);
+  endWrite();
+  return s;
 }
 
 function putTaskStatusUpdateEvent(s: string, m: TaskStatusUpdateEvent): string {
@@ -974,7 +988,9 @@ export function validTaskStatusUpdateEvent(m: TaskStatusUpdateEvent): boolean {
 }
 
 export function writeTaskArtifactUpdateEvent(m: TaskArtifactUpdateEvent): string {
-  return putTaskArtifactUpdateEvent("{", m);
+  const s = putTaskArtifactUpdateEvent("{", m);
+  endWrite();
+  return s;
 }
 
 function putTaskArtifactUpdateEvent(s: string, m: TaskArtifactUpdateEvent): string {
@@ -1092,7 +1108,9 @@ export function validTaskArtifactUpdateEvent(m: TaskArtifactUpdateEvent): boolea
 }
 
 export function writeAuthenticationInfo(m: AuthenticationInfo): string {
-  return putAuthenticationInfo("{", m);
+  const s = putAuthenticationInfo("{", m);
+  endWrite();
+  return s;
 }
 
 function putAuthenticationInfo(s: string, m: AuthenticationInfo): string {
@@ -1153,7 +1171,9 @@ export function validAuthenticationInfo(m: AuthenticationInfo): boolean {
 }
 
 export function writeAgentInterface(m: AgentInterface): string {
-  return putAgentInterface("{", m);
+  const s = putAgentInterface("{", m);
+  endWrite();
+  return s;
 }
 
 function putAgentInterface(s: string, m: AgentInterface): string {
@@ -1244,7 +1264,9 @@ export function validAgentInterface(m: AgentInterface): boolean {
 }
 
 export function writeAgentCard(m: AgentCard): string {
-  return putAgentCard("{", m);
+  const s = putAgentCard("{", m);
+  endWrite();
+  return s;
 }
 
 function putAgentCard(s: string, m: AgentCard): string {
@@ -1573,7 +1595,9 @@ export function validAgentCard(m: AgentCard): boolean {
 }
 
 export function writeAgentProvider(m: AgentProvider): string {
-  return putAgentProvider("{", m);
+  const s = putAgentProvider("{", m);
+  endWrite();
+  return s;
 }
 
 function putAgentProvider(s: string, m: AgentProvider): string {
@@ -1635,7 +1659,9 @@ export function validAgentProvider(m: AgentProvider): boolean {
 }
 
 export function writeAgentCapabilities(m: AgentCapabilities): string {
-  return putAgentCapabilities("{", m);
+  const s = putAgentCapabilities("{", m);
+  endWrite();
+  return s;
 }
 
 function putAgentCapabilities(s: string, m: AgentCapabilities): string {
@@ -1734,7 +1760,9 @@ export function validAgentCapabilities(m: AgentCapabilities): boolean {
 }
 
 export function writeAgentExtension(m: AgentExtension): string {
-  return putAgentExtension("{", m);
+  const s = putAgentExtension("{", m);
+  endWrite();
+  return s;
 }
 
 function putAgentExtension(s: string, m: AgentExtension): string {
@@ -1820,7 +1848,9 @@ export function validAgentExtension(m: AgentExtension): boolean {
 }
 
 export function writeAgentSkill(m: AgentSkill): string {
-  return putAgentSkill("{", m);
+  const s = putAgentSkill("{", m);
+  endWrite();
+  return s;
 }
 
 function putAgentSkill(s: string, m: AgentSkill): string {
@@ -2029,7 +2059,9 @@ export function validAgentSkill(m: AgentSkill): boolean {
 }
 
 export function writeAgentCardSignature(m: AgentCardSignature): string {
-  return putAgentCardSignature("{", m);
+  const s = putAgentCardSignature("{", m);
+  endWrite();
+  return s;
 }
 
 function putAgentCardSignature(s: string, m: AgentCardSignature): string {
@@ -2105,7 +2137,9 @@ export function validAgentCardSignature(m: AgentCardSignature): boolean {
 }
 
 export function writeTaskPushNotificationConfig(m: TaskPushNotificationConfig): string {
-  return putTaskPushNotificationConfig("{", m);
+  const s = putTaskPushNotificationConfig("{", m);
+  endWrite();
+  return s;
 }
 
 function putTaskPushNotificationConfig(s: string, m: TaskPushNotificationConfig): string {
@@ -2222,7 +2256,9 @@ export function validTaskPushNotificationConfig(m: TaskPushNotificationConfig): 
 }
 
 export function writeStringList(m: StringList): string {
-  return putStringList("{", m);
+  const s = putStringList("{", m);
+  endWrite();
+  return s;
 }
 
 function putStringList(s: string, m: StringList): string {
@@ -2278,7 +2314,9 @@ export function validStringList(m: StringList): boolean {
 }
 
 export function writeSecurityRequirement(m: SecurityRequirement): string {
-  return putSecurityRequirement("{", m);
+  const s = putSecurityRequirement("{", m);
+  endWrite();
+  return s;
 }
 
 function putSecurityRequirement(s: string, m: SecurityRequirement): string {
@@ -2340,7 +2378,9 @@ export function validSecurityRequirement(m: SecurityRequirement): boolean {
 }
 
 export function writeSecurityScheme(m: SecurityScheme): string {
-  return putSecurityScheme("{", m);
+  const s = putSecurityScheme("{", m);
+  endWrite();
+  return s;
 }
 
 function putSecurityScheme(s: string, m: SecurityScheme): string {
@@ -2446,7 +2486,9 @@ export function validSecurityScheme(m: SecurityScheme): boolean {
 }
 
 export function writeAPIKeySecurityScheme(m: APIKeySecurityScheme): string {
-  return putAPIKeySecurityScheme("{", m);
+  const s = putAPIKeySecurityScheme("{", m);
+  endWrite();
+  return s;
 }
 
 function putAPIKeySecurityScheme(s: string, m: APIKeySecurityScheme): string {
@@ -2522,7 +2564,9 @@ export function validAPIKeySecurityScheme(m: APIKeySecurityScheme): boolean {
 }
 
 export function writeHTTPAuthSecurityScheme(m: HTTPAuthSecurityScheme): string {
-  return putHTTPAuthSecurityScheme("{", m);
+  const s = putHTTPAuthSecurityScheme("{", m);
+  endWrite();
+  return s;
 }
 
 function putHTTPAuthSecurityScheme(s: string, m: HTTPAuthSecurityScheme): string {
@@ -2597,7 +2641,9 @@ export function validHTTPAuthSecurityScheme(m: HTTPAuthSecurityScheme): boolean 
 }
 
 export function writeOAuth2SecurityScheme(m: OAuth2SecurityScheme): string {
-  return putOAuth2SecurityScheme("{", m);
+  const s = putOAuth2SecurityScheme("{", m);
+  endWrite();
+  return s;
 }
 
 function putOAuth2SecurityScheme(s: string, m: OAuth2SecurityScheme): string {
@@ -2671,7 +2717,9 @@ export function validOAuth2SecurityScheme(m: OAuth2SecurityScheme): boolean {
 }
 
 export function writeOpenIdConnectSecurityScheme(m: OpenIdConnectSecurityScheme): string {
-  return putOpenIdConnectSecurityScheme("{", m);
+  const s = putOpenIdConnectSecurityScheme("{", m);
+  endWrite();
+  return s;
 }
 
 function putOpenIdConnectSecurityScheme(s: string, m: OpenIdConnectSecurityScheme): string {
@@ -2732,7 +2780,9 @@ export function validOpenIdConnectSecurityScheme(m: OpenIdConnectSecurityScheme)
 }
 
 export function writeMutualTlsSecurityScheme(m: MutualTlsSecurityScheme): string {
-  return putMutualTlsSecurityScheme("{", m);
+  const s = putMutualTlsSecurityScheme("{", m);
+  endWrite();
+  return s;
 }
 
 function putMutualTlsSecurityScheme(s: string, m: MutualTlsSecurityScheme): string {
@@ -2776,7 +2826,9 @@ export function validMutualTlsSecurityScheme(m: MutualTlsSecurityScheme): boolea
 }
 
 export function writeOAuthFlows(m: OAuthFlows): string {
-  return putOAuthFlows("{", m);
+  const s = putOAuthFlows("{", m);
+  endWrite();
+  return s;
 }
 
 function putOAuthFlows(s: string, m: OAuthFlows): string {
@@ -2882,7 +2934,9 @@ export function validOAuthFlows(m: OAuthFlows): boolean {
 }
 
 export function writeAuthorizationCodeOAuthFlow(m: AuthorizationCodeOAuthFlow): string {
-  return putAuthorizationCodeOAuthFlow("{", m);
+  const s = putAuthorizationCodeOAuthFlow("{", m);
+  endWrite();
+  return s;
 }
 
 function putAuthorizationCodeOAuthFlow(s: string, m: AuthorizationCodeOAuthFlow): string {
@@ -3004,7 +3058,9 @@ export function validAuthorizationCodeOAuthFlow(m: AuthorizationCodeOAuthFlow): 
 }
 
 export function writeClientCredentialsOAuthFlow(m: ClientCredentialsOAuthFlow): string {
-  return putClientCredentialsOAuthFlow("{", m);
+  const s = putClientCredentialsOAuthFlow("{", m);
+  endWrite();
+  return s;
 }
 
 function putClientCredentialsOAuthFlow(s: string, m: ClientCredentialsOAuthFlow): string {
@@ -3097,7 +3153,9 @@ export function validClientCredentialsOAuthFlow(m: ClientCredentialsOAuthFlow): 
 }
 
 export function writeImplicitOAuthFlow(m: ImplicitOAuthFlow): string {
-  return putImplicitOAuthFlow("{", m);
+  const s = putImplicitOAuthFlow("{", m);
+  endWrite();
+  return s;
 }
 
 function putImplicitOAuthFlow(s: string, m: ImplicitOAuthFlow): string {
@@ -3186,7 +3244,9 @@ export function validImplicitOAuthFlow(m: ImplicitOAuthFlow): boolean {
 }
 
 export function writePasswordOAuthFlow(m: PasswordOAuthFlow): string {
-  return putPasswordOAuthFlow("{", m);
+  const s = putPasswordOAuthFlow("{", m);
+  endWrite();
+  return s;
 }
 
 function putPasswordOAuthFlow(s: string, m: PasswordOAuthFlow): string {
@@ -3275,7 +3335,9 @@ export function validPasswordOAuthFlow(m: PasswordOAuthFlow): boolean {
 }
 
 export function writeDeviceCodeOAuthFlow(m: DeviceCodeOAuthFlow): string {
-  return putDeviceCodeOAuthFlow("{", m);
+  const s = putDeviceCodeOAuthFlow("{", m);
+  endWrite();
+  return s;
 }
 
 function putDeviceCodeOAuthFlow(s: string, m: DeviceCodeOAuthFlow): string {
@@ -3383,7 +3445,9 @@ export function validDeviceCodeOAuthFlow(m: DeviceCodeOAuthFlow): boolean {
 }
 
 export function writeSendMessageRequest(m: SendMessageRequest): string {
-  return putSendMessageRequest("{", m);
+  const s = putSendMessageRequest("{", m);
+  endWrite();
+  return s;
 }
 
 function putSendMessageRequest(s: string, m: SendMessageRequest): string {
@@ -3471,7 +3535,9 @@ export function validSendMessageRequest(m: SendMessageRequest): boolean {
 }
 
 export function writeGetTaskRequest(m: GetTaskRequest): string {
-  return putGetTaskRequest("{", m);
+  const s = putGetTaskRequest("{", m);
+  endWrite();
+  return s;
 }
 
 function putGetTaskRequest(s: string, m: GetTaskRequest): string {
@@ -3546,7 +3612,9 @@ export function validGetTaskRequest(m: GetTaskRequest): boolean {
 }
 
 export function writeListTasksRequest(m: ListTasksRequest): string {
-  return putListTasksRequest("{", m);
+  const s = putListTasksRequest("{", m);
+  endWrite();
+  return s;
 }
 
 function putListTasksRequest(s: string, m: ListTasksRequest): string {
@@ -3688,7 +3756,9 @@ export function validListTasksRequest(m: ListTasksRequest): boolean {
 }
 
 export function writeListTasksResponse(m: ListTasksResponse): string {
-  return putListTasksResponse("{", m);
+  const s = putListTasksResponse("{", m);
+  endWrite();
+  return s;
 }
 
 function putListTasksResponse(s: string, m: ListTasksResponse): string {
@@ -3793,7 +3863,9 @@ export function validListTasksResponse(m: ListTasksResponse): boolean {
 }
 
 export function writeCancelTaskRequest(m: CancelTaskRequest): string {
-  return putCancelTaskRequest("{", m);
+  const s = putCancelTaskRequest("{", m);
+  endWrite();
+  return s;
 }
 
 function putCancelTaskRequest(s: string, m: CancelTaskRequest): string {
@@ -3868,7 +3940,9 @@ export function validCancelTaskRequest(m: CancelTaskRequest): boolean {
 }
 
 export function writeGetTaskPushNotificationConfigRequest(m: GetTaskPushNotificationConfigRequest): string {
-  return putGetTaskPushNotificationConfigRequest("{", m);
+  const s = putGetTaskPushNotificationConfigRequest("{", m);
+  endWrite();
+  return s;
 }
 
 function putGetTaskPushNotificationConfigRequest(s: string, m: GetTaskPushNotificationConfigRequest): string {
@@ -3944,7 +4018,9 @@ export function validGetTaskPushNotificationConfigRequest(m: GetTaskPushNotifica
 }
 
 export function writeDeleteTaskPushNotificationConfigRequest(m: DeleteTaskPushNotificationConfigRequest): string {
-  return putDeleteTaskPushNotificationConfigRequest("{", m);
+  const s = putDeleteTaskPushNotificationConfigRequest("{", m);
+  endWrite();
+  return s;
 }
 
 function putDeleteTaskPushNotificationConfigRequest(s: string, m: DeleteTaskPushNotificationConfigRequest): string {
@@ -4020,7 +4096,9 @@ export function validDeleteTaskPushNotificationConfigRequest(m: DeleteTaskPushNo
 }
 
 export function writeSubscribeToTaskRequest(m: SubscribeToTaskRequest): string {
-  return putSubscribeToTaskRequest("{", m);
+  const s = putSubscribeToTaskRequest("{", m);
+  endWrite();
+  return s;
 }
 
 function putSubscribeToTaskRequest(s: string, m: SubscribeToTaskRequest): string {
@@ -4081,7 +4159,9 @@ export function validSubscribeToTaskRequest(m: SubscribeToTaskRequest): boolean 
 }
 
 export function writeListTaskPushNotificationConfigsRequest(m: ListTaskPushNotificationConfigsRequest): string {
-  return putListTaskPushNotificationConfigsRequest("{", m);
+  const s = putListTaskPushNotificationConfigsRequest("{", m);
+  endWrite();
+  return s;
 }
 
 function putListTaskPushNotificationConfigsRequest(s: string, m: ListTaskPushNotificationConfigsRequest): string {
@@ -4170,7 +4250,9 @@ export function validListTaskPushNotificationConfigsRequest(m: ListTaskPushNotif
 }
 
 export function writeGetExtendedAgentCardRequest(m: GetExtendedAgentCardRequest): string {
-  return putGetExtendedAgentCardRequest("{", m);
+  const s = putGetExtendedAgentCardRequest("{", m);
+  endWrite();
+  return s;
 }
 
 function putGetExtendedAgentCardRequest(s: string, m: GetExtendedAgentCardRequest): string {
@@ -4214,7 +4296,9 @@ export function validGetExtendedAgentCardRequest(m: GetExtendedAgentCardRequest)
 }
 
 export function writeSendMessageResponse(m: SendMessageResponse): string {
-  return putSendMessageResponse("{", m);
+  const s = putSendMessageResponse("{", m);
+  endWrite();
+  return s;
 }
 
 function putSendMessageResponse(s: string, m: SendMessageResponse): string {
@@ -4275,7 +4359,9 @@ export function validSendMessageResponse(m: SendMessageResponse): boolean {
 }
 
 export function writeStreamResponse(m: StreamResponse): string {
-  return putStreamResponse("{", m);
+  const s = putStreamResponse("{", m);
+  endWrite();
+  return s;
 }
 
 function putStreamResponse(s: string, m: StreamResponse): string {
@@ -4366,7 +4452,9 @@ export function validStreamResponse(m: StreamResponse): boolean {
 }
 
 export function writeListTaskPushNotificationConfigsResponse(m: ListTaskPushNotificationConfigsResponse): string {
-  return putListTaskPushNotificationConfigsResponse("{", m);
+  const s = putListTaskPushNotificationConfigsResponse("{", m);
+  endWrite();
+  return s;
 }
 
 function putListTaskPushNotificationConfigsResponse(s: string, m: ListTaskPushNotificationConfigsResponse): string {

@@ -55,6 +55,7 @@ const RUNTIME = "../src/a2a/json-codec-runtime.js";
 type Runtime = Record<
   | "bail"
   | "putString"
+  | "endWrite"
   | "hasOwn"
   | "readString"
   | "readBool"
@@ -426,7 +427,9 @@ function printWriter(f: GeneratedFile, rt: Runtime, message: DescMessage): void 
   const shape = f.importShape(message);
   const name = baseName(message);
   f.print(`export function write${name}(m: `, shape, "): string {");
-  f.print(`  return put${name}("{", m);`);
+  f.print(`  const s = put${name}("{", m);`);
+  f.print("  ", rt.endWrite, "();");
+  f.print("  return s;");
   f.print("}");
   f.print();
   f.print(`function put${name}(s: string, m: `, shape, "): string {");
@@ -738,6 +741,7 @@ function generateTs(schema: Schema): void {
       [
         "bail",
         "putString",
+        "endWrite",
         "hasOwn",
         "readString",
         "readBool",

@@ -89,13 +89,40 @@ export const hasOwn: (o: object, key: PropertyKey) => boolean = (o, key) => Obje
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /**
+ * Strings of the text being written found to need no escaping, by `slot`: a
+ * task repeats its ids (in its messages, its history) and often its text, and
+ * an equality test costs less than a scan. Short strings only, forgotten when
+ * the text is written (`endWrite`): nothing written is kept alive.
+ */
+const safe: string[] = new Array(16).fill("");
+const MAX_SAFE_LENGTH = 128;
+
+/** Ends a writer's text: forgets its strings. */
+export function endWrite(): void {
+  safe.fill("");
+}
+
+function slot(s: string): number {
+  return (s.length + s.charCodeAt(s.length - 1)) & 15;
+}
+
+function needsEscape(s: string): boolean {
+  if (s.length > MAX_SAFE_LENGTH) return NEEDS_ESCAPE.test(s);
+  const i = slot(s);
+  if (safe[i] === s) return false;
+  if (NEEDS_ESCAPE.test(s)) return true;
+  safe[i] = s;
+  return false;
+}
+
+/**
  * `text` (ending with a string's opening quote) followed by `s` as
  * `JSON.stringify` writes it between the quotes, and `close` (the closing
  * quote and what follows it). Most strings need no escaping: they are
  * appended as they are, without a copy.
  */
 export function putString(text: string, s: string, close = '"'): string {
-  if (!NEEDS_ESCAPE.test(s)) return text + s + close;
+  if (!needsEscape(s)) return text + s + close;
   const json = JSON.stringify(s);
   return text + json.substring(1, json.length - 1) + close;
 }
