@@ -94,16 +94,18 @@ const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
  * an equality test costs less than a scan. Short strings only, forgotten when
  * the text is written (`endWrite`): nothing written is kept alive.
  */
-const safe: string[] = new Array(16).fill("");
+const SLOTS = 32;
+const safe: string[] = Array.from({ length: SLOTS }, () => "");
 const MAX_SAFE_LENGTH = 128;
 
-/** Ends a writer's text: forgets its strings. */
+/** Ends a writer's text: forgets its strings (a loop: `fill` costs more for so few). */
 export function endWrite(): void {
-  safe.fill("");
+  for (let i = 0; i < SLOTS; i++) safe[i] = "";
 }
 
+/** A string's place in `safe`: from its length and its first and last characters, which tell random ids apart. */
 function slot(s: string): number {
-  return (s.length + s.charCodeAt(s.length - 1)) & 15;
+  return (s.length + 7 * s.charCodeAt(0) + s.charCodeAt(s.length - 1)) & (SLOTS - 1);
 }
 
 function needsEscape(s: string): boolean {

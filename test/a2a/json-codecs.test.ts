@@ -196,16 +196,12 @@ describe("generated ProtoJSON codecs", () => {
     }
   });
 
-  it("escape a string equal in length and last character to a string written before it without escaping", () => {
-    // The writers remember the strings of a text that needed no escaping, by length and last character:
+  it("escape a string equal in length, first and last character to a string written before it without escaping", () => {
+    // The writers remember the strings of a text that needed no escaping, by length, first and last character:
     // only an equal string may skip the check, never one that merely shares its place in the memory.
     const write = a2aJsonCodecs.get(TaskSchema)?.write as (task: unknown) => string;
-    for (const [first, second] of [
-      ["ab-1", 'a"-1'],
-      ["ab-1", "a\\-1"],
-      ["ab-1", "a\u0001-1"],
-      ["ab-1", "a\ud800-1"],
-    ]) {
+    const first = "ab-1";
+    for (const second of ['a"-1', "a\\-1", "a\u0001-1", "a\ud800-1"]) {
       const task = create(TaskSchema, {
         id: first,
         contextId: second,
