@@ -70,7 +70,7 @@ export function spend(n: number): void {
 }
 
 /** A number as JSON text: `null` for NaN and ±Infinity, which JSON cannot write (as `JSON.stringify` does). */
-function numberJson(x: number): string {
+function writeNumber(x: number): string {
   return Number.isFinite(x) ? JSON.stringify(x) : "null";
 }
 
@@ -246,7 +246,7 @@ function putJson(text: string, x: unknown, depth: number): string {
     case "string":
       return putString(`${text}"`, x);
     case "number":
-      return text + numberJson(x);
+      return text + writeNumber(x);
     case "boolean":
       return text + (x ? "true" : "false");
     case "object": {
@@ -317,7 +317,7 @@ function putValueKind(text: string, v: Value, depth: number): string {
       return `${text}null`;
     case "numberValue":
       if (typeof kind.value !== "number") bail();
-      return text + numberJson(kind.value);
+      return text + writeNumber(kind.value);
     case "boolValue":
       if (typeof kind.value !== "boolean") bail();
       return text + (kind.value ? "true" : "false");
