@@ -5,7 +5,7 @@
 // @generated from file a2a.proto (package lf.a2a.v1, syntax proto3)
 /* eslint-disable */
 
-import { bail, hasOwn, MAX_DEPTH, quote, readBool, readBytes, readInt32, readMapKey, readObject, readString, readStruct, readTimestamp, readValue, spend, validStruct, validValue, writeBytes, writeStruct, writeTimestamp, writeValue } from "../src/a2a/json-codec-runtime.js";
+import { bail, endWrite, hasOwn, MAX_DEPTH, putBytes, putString, putStruct, putTimestamp, putValue, readBool, readBytes, readInt32, readMapKey, readObject, readString, readStruct, readTimestamp, readValue, spend, validStruct, validValue } from "../src/a2a/json-codec-runtime.js";
 import type { AgentCapabilities, AgentCard, AgentCardSignature, AgentExtension, AgentInterface, AgentProvider, AgentSkill, APIKeySecurityScheme, Artifact, AuthenticationInfo, AuthorizationCodeOAuthFlow, CancelTaskRequest, ClientCredentialsOAuthFlow, DeleteTaskPushNotificationConfigRequest, DeviceCodeOAuthFlow, GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest, HTTPAuthSecurityScheme, ImplicitOAuthFlow, ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse, ListTasksRequest, ListTasksResponse, Message, MutualTlsSecurityScheme, OAuth2SecurityScheme, OAuthFlows, OpenIdConnectSecurityScheme, Part, PasswordOAuthFlow, SecurityRequirement, SecurityScheme, SendMessageConfiguration, SendMessageRequest, SendMessageResponse, StreamResponse, StringList, SubscribeToTaskRequest, Task, TaskArtifactUpdateEvent, TaskPushNotificationConfig, TaskStatus, TaskStatusUpdateEvent } from "./a2a_pb.js";
 
 /**
@@ -111,38 +111,44 @@ function knownRole(x: number): boolean {
 }
 
 export function writeSendMessageConfiguration(m: SendMessageConfiguration): string {
+  const s = putSendMessageConfiguration("{", m);
+  endWrite();
+  return s;
+}
+
+function putSendMessageConfiguration(s: string, m: SendMessageConfiguration): string {
   if (m.$typeName !== "lf.a2a.v1.SendMessageConfiguration") bail();
-  let s = "{";
+  const n = s.length;
   {
     const l = m.acceptedOutputModes;
     if (l.length != 0) {
-      let t = "";
+      s = s + (s.length === n ? "\"acceptedOutputModes\":[" : ",\"acceptedOutputModes\":[");
       for (let i = 0; i < l.length; i++) {
         const x = l[i];
         if (typeof x !== "string") bail();
-        t += (i === 0 ? "" : ",") + quote(x);
+        s = putString(s + (i === 0 ? "\"" : ",\""), x);
       }
-      s += (s.length === 1 ? "\"acceptedOutputModes\":" : ",\"acceptedOutputModes\":") + "[" + t + "]";
+      s += "]";
     }
   }
   {
     const x = m.taskPushNotificationConfig;
     if (x !== undefined && hasOwn(m, "taskPushNotificationConfig")) {
-      s += (s.length === 1 ? "\"taskPushNotificationConfig\":" : ",\"taskPushNotificationConfig\":") + writeTaskPushNotificationConfig(x);
+      s = putTaskPushNotificationConfig(s + (s.length === n ? "\"taskPushNotificationConfig\":{" : ",\"taskPushNotificationConfig\":{"), x);
     }
   }
   {
     const x = m.historyLength;
     if (x !== undefined && hasOwn(m, "historyLength")) {
       if (typeof x !== "number") bail();
-      s += (s.length === 1 ? "\"historyLength\":" : ",\"historyLength\":") + JSON.stringify(x);
+      s = s + (s.length === n ? "\"historyLength\":" : ",\"historyLength\":") + JSON.stringify(x);
     }
   }
   {
     const x = m.returnImmediately;
     if (x !== false) {
       if (typeof x !== "boolean") bail();
-      s += (s.length === 1 ? "\"returnImmediately\":" : ",\"returnImmediately\":") + (x ? "true" : "false");
+      s = s + (s.length === n ? "\"returnImmediately\":" : ",\"returnImmediately\":") + (x ? "true" : "false");
     }
   }
   return s + "}";
@@ -205,59 +211,65 @@ export function validSendMessageConfiguration(m: SendMessageConfiguration): bool
 }
 
 export function writeTask(m: Task): string {
+  const s = putTask("{", m);
+  endWrite();
+  return s;
+}
+
+function putTask(s: string, m: Task): string {
   if (m.$typeName !== "lf.a2a.v1.Task") bail();
-  let s = "{";
+  const n = s.length;
   {
     const x = m.id;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"id\":" : ",\"id\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"id\":\"" : ",\"id\":\""), x);
     }
   }
   {
     const x = m.contextId;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"contextId\":" : ",\"contextId\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"contextId\":\"" : ",\"contextId\":\""), x);
     }
   }
   {
     const x = m.status;
     if (x !== undefined && hasOwn(m, "status")) {
-      s += (s.length === 1 ? "\"status\":" : ",\"status\":") + writeTaskStatus(x);
+      s = putTaskStatus(s + (s.length === n ? "\"status\":{" : ",\"status\":{"), x);
     }
   }
   {
     const l = m.artifacts;
     if (l.length != 0) {
-      let t = "";
+      s = s + (s.length === n ? "\"artifacts\":[" : ",\"artifacts\":[");
       for (let i = 0; i < l.length; i++) {
         const x = l[i];
         if (x === undefined) bail();
-        t += (i === 0 ? "" : ",") + writeArtifact(x);
+        s = putArtifact(s + (i === 0 ? "{" : ",{"), x);
       }
-      s += (s.length === 1 ? "\"artifacts\":" : ",\"artifacts\":") + "[" + t + "]";
+      s += "]";
     }
   }
   {
     const l = m.history;
     if (l.length != 0) {
-      let t = "";
+      s = s + (s.length === n ? "\"history\":[" : ",\"history\":[");
       for (let i = 0; i < l.length; i++) {
         const x = l[i];
         if (x === undefined) bail();
-        t += (i === 0 ? "" : ",") + writeMessage(x);
+        s = putMessage(s + (i === 0 ? "{" : ",{"), x);
       }
-      s += (s.length === 1 ? "\"history\":" : ",\"history\":") + "[" + t + "]";
+      s += "]";
     }
   }
   {
     const x = m.metadata;
     if (x !== undefined && hasOwn(m, "metadata")) {
-      s += (s.length === 1 ? "\"metadata\":" : ",\"metadata\":") + writeStruct(x);
+      s = putStruct(s + (s.length === n ? "\"metadata\":{" : ",\"metadata\":{"), x);
     }
   }
-  if (!(m.id !== "")) s += (s.length === 1 ? "\"id\":" : ",\"id\":") + "\"\"";
+  if (!(m.id !== "")) s = s + (s.length === n ? "\"id\":\"\"" : ",\"id\":\"\"");
   return s + "}";
 }
 
@@ -344,28 +356,34 @@ export function validTask(m: Task): boolean {
 }
 
 export function writeTaskStatus(m: TaskStatus): string {
+  const s = putTaskStatus("{", m);
+  endWrite();
+  return s;
+}
+
+function putTaskStatus(s: string, m: TaskStatus): string {
   if (m.$typeName !== "lf.a2a.v1.TaskStatus") bail();
-  let s = "{";
+  const n = s.length;
   {
     const x = m.state;
     if (x !== 0) {
       if (typeof x !== "number") bail();
-      s += (s.length === 1 ? "\"state\":" : ",\"state\":") + writeTaskState(x);
+      s = s + (s.length === n ? "\"state\":" : ",\"state\":") + writeTaskState(x);
     }
   }
   {
     const x = m.message;
     if (x !== undefined && hasOwn(m, "message")) {
-      s += (s.length === 1 ? "\"message\":" : ",\"message\":") + writeMessage(x);
+      s = putMessage(s + (s.length === n ? "\"message\":{" : ",\"message\":{"), x);
     }
   }
   {
     const x = m.timestamp;
     if (x !== undefined && hasOwn(m, "timestamp")) {
-      s += (s.length === 1 ? "\"timestamp\":" : ",\"timestamp\":") + writeTimestamp(x);
+      s = putTimestamp(s + (s.length === n ? "\"timestamp\":\"" : ",\"timestamp\":\""), x);
     }
   }
-  if (!(m.state !== 0)) s += (s.length === 1 ? "\"state\":" : ",\"state\":") + "\"TASK_STATE_UNSPECIFIED\"";
+  if (!(m.state !== 0)) s = s + (s.length === n ? "\"state\":\"TASK_STATE_UNSPECIFIED\"" : ",\"state\":\"TASK_STATE_UNSPECIFIED\"");
   return s + "}";
 }
 
@@ -415,46 +433,52 @@ export function validTaskStatus(m: TaskStatus): boolean {
 }
 
 export function writePart(m: Part): string {
+  const s = putPart("{", m);
+  endWrite();
+  return s;
+}
+
+function putPart(s: string, m: Part): string {
   if (m.$typeName !== "lf.a2a.v1.Part") bail();
-  let s = "{";
+  const n = s.length;
   if (m.content.case === "text") {
     const x = m.content.value;
     if (typeof x !== "string") bail();
-    s += (s.length === 1 ? "\"text\":" : ",\"text\":") + quote(x);
+    s = putString(s + (s.length === n ? "\"text\":\"" : ",\"text\":\""), x);
   }
   if (m.content.case === "raw") {
     const x = m.content.value;
     if (!(x instanceof Uint8Array)) bail();
-    s += (s.length === 1 ? "\"raw\":" : ",\"raw\":") + writeBytes(x);
+    s = putBytes(s + (s.length === n ? "\"raw\":\"" : ",\"raw\":\""), x);
   }
   if (m.content.case === "url") {
     const x = m.content.value;
     if (typeof x !== "string") bail();
-    s += (s.length === 1 ? "\"url\":" : ",\"url\":") + quote(x);
+    s = putString(s + (s.length === n ? "\"url\":\"" : ",\"url\":\""), x);
   }
   if (m.content.case === "data") {
     const x = m.content.value;
     if (x === undefined) bail();
-    s += (s.length === 1 ? "\"data\":" : ",\"data\":") + writeValue(x);
+    s = putValue(s + (s.length === n ? "\"data\":" : ",\"data\":"), x);
   }
   {
     const x = m.metadata;
     if (x !== undefined && hasOwn(m, "metadata")) {
-      s += (s.length === 1 ? "\"metadata\":" : ",\"metadata\":") + writeStruct(x);
+      s = putStruct(s + (s.length === n ? "\"metadata\":{" : ",\"metadata\":{"), x);
     }
   }
   {
     const x = m.filename;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"filename\":" : ",\"filename\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"filename\":\"" : ",\"filename\":\""), x);
     }
   }
   {
     const x = m.mediaType;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"mediaType\":" : ",\"mediaType\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"mediaType\":\"" : ",\"mediaType\":\""), x);
     }
   }
   return s + "}";
@@ -540,81 +564,87 @@ export function validPart(m: Part): boolean {
 }
 
 export function writeMessage(m: Message): string {
+  const s = putMessage("{", m);
+  endWrite();
+  return s;
+}
+
+function putMessage(s: string, m: Message): string {
   if (m.$typeName !== "lf.a2a.v1.Message") bail();
-  let s = "{";
+  const n = s.length;
   {
     const x = m.messageId;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"messageId\":" : ",\"messageId\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"messageId\":\"" : ",\"messageId\":\""), x);
     }
   }
   {
     const x = m.contextId;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"contextId\":" : ",\"contextId\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"contextId\":\"" : ",\"contextId\":\""), x);
     }
   }
   {
     const x = m.taskId;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"taskId\":" : ",\"taskId\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"taskId\":\"" : ",\"taskId\":\""), x);
     }
   }
   {
     const x = m.role;
     if (x !== 0) {
       if (typeof x !== "number") bail();
-      s += (s.length === 1 ? "\"role\":" : ",\"role\":") + writeRole(x);
+      s = s + (s.length === n ? "\"role\":" : ",\"role\":") + writeRole(x);
     }
   }
   {
     const l = m.parts;
     if (l.length != 0) {
-      let t = "";
+      s = s + (s.length === n ? "\"parts\":[" : ",\"parts\":[");
       for (let i = 0; i < l.length; i++) {
         const x = l[i];
         if (x === undefined) bail();
-        t += (i === 0 ? "" : ",") + writePart(x);
+        s = putPart(s + (i === 0 ? "{" : ",{"), x);
       }
-      s += (s.length === 1 ? "\"parts\":" : ",\"parts\":") + "[" + t + "]";
+      s += "]";
     }
   }
   {
     const x = m.metadata;
     if (x !== undefined && hasOwn(m, "metadata")) {
-      s += (s.length === 1 ? "\"metadata\":" : ",\"metadata\":") + writeStruct(x);
+      s = putStruct(s + (s.length === n ? "\"metadata\":{" : ",\"metadata\":{"), x);
     }
   }
   {
     const l = m.extensions;
     if (l.length != 0) {
-      let t = "";
+      s = s + (s.length === n ? "\"extensions\":[" : ",\"extensions\":[");
       for (let i = 0; i < l.length; i++) {
         const x = l[i];
         if (typeof x !== "string") bail();
-        t += (i === 0 ? "" : ",") + quote(x);
+        s = putString(s + (i === 0 ? "\"" : ",\""), x);
       }
-      s += (s.length === 1 ? "\"extensions\":" : ",\"extensions\":") + "[" + t + "]";
+      s += "]";
     }
   }
   {
     const l = m.referenceTaskIds;
     if (l.length != 0) {
-      let t = "";
+      s = s + (s.length === n ? "\"referenceTaskIds\":[" : ",\"referenceTaskIds\":[");
       for (let i = 0; i < l.length; i++) {
         const x = l[i];
         if (typeof x !== "string") bail();
-        t += (i === 0 ? "" : ",") + quote(x);
+        s = putString(s + (i === 0 ? "\"" : ",\""), x);
       }
-      s += (s.length === 1 ? "\"referenceTaskIds\":" : ",\"referenceTaskIds\":") + "[" + t + "]";
+      s += "]";
     }
   }
-  if (!(m.messageId !== "")) s += (s.length === 1 ? "\"messageId\":" : ",\"messageId\":") + "\"\"";
-  if (!(m.role !== 0)) s += (s.length === 1 ? "\"role\":" : ",\"role\":") + "\"ROLE_UNSPECIFIED\"";
-  if (m.parts.length == 0) s += (s.length === 1 ? "\"parts\":" : ",\"parts\":") + "[]";
+  if (!(m.messageId !== "")) s = s + (s.length === n ? "\"messageId\":\"\"" : ",\"messageId\":\"\"");
+  if (!(m.role !== 0)) s = s + (s.length === n ? "\"role\":\"ROLE_UNSPECIFIED\"" : ",\"role\":\"ROLE_UNSPECIFIED\"");
+  if (m.parts.length == 0) s = s + (s.length === n ? "\"parts\":[]" : ",\"parts\":[]");
   return s + "}";
 }
 
@@ -721,61 +751,67 @@ export function validMessage(m: Message): boolean {
 }
 
 export function writeArtifact(m: Artifact): string {
+  const s = putArtifact("{", m);
+  endWrite();
+  return s;
+}
+
+function putArtifact(s: string, m: Artifact): string {
   if (m.$typeName !== "lf.a2a.v1.Artifact") bail();
-  let s = "{";
+  const n = s.length;
   {
     const x = m.artifactId;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"artifactId\":" : ",\"artifactId\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"artifactId\":\"" : ",\"artifactId\":\""), x);
     }
   }
   {
     const x = m.name;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"name\":" : ",\"name\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"name\":\"" : ",\"name\":\""), x);
     }
   }
   {
     const x = m.description;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"description\":" : ",\"description\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"description\":\"" : ",\"description\":\""), x);
     }
   }
   {
     const l = m.parts;
     if (l.length != 0) {
-      let t = "";
+      s = s + (s.length === n ? "\"parts\":[" : ",\"parts\":[");
       for (let i = 0; i < l.length; i++) {
         const x = l[i];
         if (x === undefined) bail();
-        t += (i === 0 ? "" : ",") + writePart(x);
+        s = putPart(s + (i === 0 ? "{" : ",{"), x);
       }
-      s += (s.length === 1 ? "\"parts\":" : ",\"parts\":") + "[" + t + "]";
+      s += "]";
     }
   }
   {
     const x = m.metadata;
     if (x !== undefined && hasOwn(m, "metadata")) {
-      s += (s.length === 1 ? "\"metadata\":" : ",\"metadata\":") + writeStruct(x);
+      s = putStruct(s + (s.length === n ? "\"metadata\":{" : ",\"metadata\":{"), x);
     }
   }
   {
     const l = m.extensions;
     if (l.length != 0) {
-      let t = "";
+      s = s + (s.length === n ? "\"extensions\":[" : ",\"extensions\":[");
       for (let i = 0; i < l.length; i++) {
         const x = l[i];
         if (typeof x !== "string") bail();
-        t += (i === 0 ? "" : ",") + quote(x);
+        s = putString(s + (i === 0 ? "\"" : ",\""), x);
       }
-      s += (s.length === 1 ? "\"extensions\":" : ",\"extensions\":") + "[" + t + "]";
+      s += "]";
     }
   }
-  if (!(m.artifactId !== "")) s += (s.length === 1 ? "\"artifactId\":" : ",\"artifactId\":") + "\"\"";
-  if (m.parts.length == 0) s += (s.length === 1 ? "\"parts\":" : ",\"parts\":") + "[]";
+  if (!(m.artifactId !== "")) s = s + (s.length === n ? "\"artifactId\":\"\"" : ",\"artifactId\":\"\"");
+  if (m.parts.length == 0) s = s + (s.length === n ? "\"parts\":[]" : ",\"parts\":[]");
   return s + "}";
 }
 
@@ -860,36 +896,42 @@ export function validArtifact(m: Artifact): boolean {
 }
 
 export function writeTaskStatusUpdateEvent(m: TaskStatusUpdateEvent): string {
+  const s = putTaskStatusUpdateEvent("{", m);
+  endWrite();
+  return s;
+}
+
+function putTaskStatusUpdateEvent(s: string, m: TaskStatusUpdateEvent): string {
   if (m.$typeName !== "lf.a2a.v1.TaskStatusUpdateEvent") bail();
-  let s = "{";
+  const n = s.length;
   {
     const x = m.taskId;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"taskId\":" : ",\"taskId\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"taskId\":\"" : ",\"taskId\":\""), x);
     }
   }
   {
     const x = m.contextId;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"contextId\":" : ",\"contextId\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"contextId\":\"" : ",\"contextId\":\""), x);
     }
   }
   {
     const x = m.status;
     if (x !== undefined && hasOwn(m, "status")) {
-      s += (s.length === 1 ? "\"status\":" : ",\"status\":") + writeTaskStatus(x);
+      s = putTaskStatus(s + (s.length === n ? "\"status\":{" : ",\"status\":{"), x);
     }
   }
   {
     const x = m.metadata;
     if (x !== undefined && hasOwn(m, "metadata")) {
-      s += (s.length === 1 ? "\"metadata\":" : ",\"metadata\":") + writeStruct(x);
+      s = putStruct(s + (s.length === n ? "\"metadata\":{" : ",\"metadata\":{"), x);
     }
   }
-  if (!(m.taskId !== "")) s += (s.length === 1 ? "\"taskId\":" : ",\"taskId\":") + "\"\"";
-  if (!(m.contextId !== "")) s += (s.length === 1 ? "\"contextId\":" : ",\"contextId\":") + "\"\"";
+  if (!(m.taskId !== "")) s = s + (s.length === n ? "\"taskId\":\"\"" : ",\"taskId\":\"\"");
+  if (!(m.contextId !== "")) s = s + (s.length === n ? "\"contextId\":\"\"" : ",\"contextId\":\"\"");
   return s + "}";
 }
 
@@ -946,50 +988,56 @@ export function validTaskStatusUpdateEvent(m: TaskStatusUpdateEvent): boolean {
 }
 
 export function writeTaskArtifactUpdateEvent(m: TaskArtifactUpdateEvent): string {
+  const s = putTaskArtifactUpdateEvent("{", m);
+  endWrite();
+  return s;
+}
+
+function putTaskArtifactUpdateEvent(s: string, m: TaskArtifactUpdateEvent): string {
   if (m.$typeName !== "lf.a2a.v1.TaskArtifactUpdateEvent") bail();
-  let s = "{";
+  const n = s.length;
   {
     const x = m.taskId;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"taskId\":" : ",\"taskId\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"taskId\":\"" : ",\"taskId\":\""), x);
     }
   }
   {
     const x = m.contextId;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"contextId\":" : ",\"contextId\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"contextId\":\"" : ",\"contextId\":\""), x);
     }
   }
   {
     const x = m.artifact;
     if (x !== undefined && hasOwn(m, "artifact")) {
-      s += (s.length === 1 ? "\"artifact\":" : ",\"artifact\":") + writeArtifact(x);
+      s = putArtifact(s + (s.length === n ? "\"artifact\":{" : ",\"artifact\":{"), x);
     }
   }
   {
     const x = m.append;
     if (x !== false) {
       if (typeof x !== "boolean") bail();
-      s += (s.length === 1 ? "\"append\":" : ",\"append\":") + (x ? "true" : "false");
+      s = s + (s.length === n ? "\"append\":" : ",\"append\":") + (x ? "true" : "false");
     }
   }
   {
     const x = m.lastChunk;
     if (x !== false) {
       if (typeof x !== "boolean") bail();
-      s += (s.length === 1 ? "\"lastChunk\":" : ",\"lastChunk\":") + (x ? "true" : "false");
+      s = s + (s.length === n ? "\"lastChunk\":" : ",\"lastChunk\":") + (x ? "true" : "false");
     }
   }
   {
     const x = m.metadata;
     if (x !== undefined && hasOwn(m, "metadata")) {
-      s += (s.length === 1 ? "\"metadata\":" : ",\"metadata\":") + writeStruct(x);
+      s = putStruct(s + (s.length === n ? "\"metadata\":{" : ",\"metadata\":{"), x);
     }
   }
-  if (!(m.taskId !== "")) s += (s.length === 1 ? "\"taskId\":" : ",\"taskId\":") + "\"\"";
-  if (!(m.contextId !== "")) s += (s.length === 1 ? "\"contextId\":" : ",\"contextId\":") + "\"\"";
+  if (!(m.taskId !== "")) s = s + (s.length === n ? "\"taskId\":\"\"" : ",\"taskId\":\"\"");
+  if (!(m.contextId !== "")) s = s + (s.length === n ? "\"contextId\":\"\"" : ",\"contextId\":\"\"");
   return s + "}";
 }
 
@@ -1060,23 +1108,29 @@ export function validTaskArtifactUpdateEvent(m: TaskArtifactUpdateEvent): boolea
 }
 
 export function writeAuthenticationInfo(m: AuthenticationInfo): string {
+  const s = putAuthenticationInfo("{", m);
+  endWrite();
+  return s;
+}
+
+function putAuthenticationInfo(s: string, m: AuthenticationInfo): string {
   if (m.$typeName !== "lf.a2a.v1.AuthenticationInfo") bail();
-  let s = "{";
+  const n = s.length;
   {
     const x = m.scheme;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"scheme\":" : ",\"scheme\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"scheme\":\"" : ",\"scheme\":\""), x);
     }
   }
   {
     const x = m.credentials;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"credentials\":" : ",\"credentials\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"credentials\":\"" : ",\"credentials\":\""), x);
     }
   }
-  if (!(m.scheme !== "")) s += (s.length === 1 ? "\"scheme\":" : ",\"scheme\":") + "\"\"";
+  if (!(m.scheme !== "")) s = s + (s.length === n ? "\"scheme\":\"\"" : ",\"scheme\":\"\"");
   return s + "}";
 }
 
@@ -1117,39 +1171,45 @@ export function validAuthenticationInfo(m: AuthenticationInfo): boolean {
 }
 
 export function writeAgentInterface(m: AgentInterface): string {
+  const s = putAgentInterface("{", m);
+  endWrite();
+  return s;
+}
+
+function putAgentInterface(s: string, m: AgentInterface): string {
   if (m.$typeName !== "lf.a2a.v1.AgentInterface") bail();
-  let s = "{";
+  const n = s.length;
   {
     const x = m.url;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"url\":" : ",\"url\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"url\":\"" : ",\"url\":\""), x);
     }
   }
   {
     const x = m.protocolBinding;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"protocolBinding\":" : ",\"protocolBinding\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"protocolBinding\":\"" : ",\"protocolBinding\":\""), x);
     }
   }
   {
     const x = m.tenant;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"tenant\":" : ",\"tenant\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"tenant\":\"" : ",\"tenant\":\""), x);
     }
   }
   {
     const x = m.protocolVersion;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"protocolVersion\":" : ",\"protocolVersion\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"protocolVersion\":\"" : ",\"protocolVersion\":\""), x);
     }
   }
-  if (!(m.url !== "")) s += (s.length === 1 ? "\"url\":" : ",\"url\":") + "\"\"";
-  if (!(m.protocolBinding !== "")) s += (s.length === 1 ? "\"protocolBinding\":" : ",\"protocolBinding\":") + "\"\"";
-  if (!(m.protocolVersion !== "")) s += (s.length === 1 ? "\"protocolVersion\":" : ",\"protocolVersion\":") + "\"\"";
+  if (!(m.url !== "")) s = s + (s.length === n ? "\"url\":\"\"" : ",\"url\":\"\"");
+  if (!(m.protocolBinding !== "")) s = s + (s.length === n ? "\"protocolBinding\":\"\"" : ",\"protocolBinding\":\"\"");
+  if (!(m.protocolVersion !== "")) s = s + (s.length === n ? "\"protocolVersion\":\"\"" : ",\"protocolVersion\":\"\"");
   return s + "}";
 }
 
@@ -1204,148 +1264,155 @@ export function validAgentInterface(m: AgentInterface): boolean {
 }
 
 export function writeAgentCard(m: AgentCard): string {
+  const s = putAgentCard("{", m);
+  endWrite();
+  return s;
+}
+
+function putAgentCard(s: string, m: AgentCard): string {
   if (m.$typeName !== "lf.a2a.v1.AgentCard") bail();
-  let s = "{";
+  const n = s.length;
   {
     const x = m.name;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"name\":" : ",\"name\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"name\":\"" : ",\"name\":\""), x);
     }
   }
   {
     const x = m.description;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"description\":" : ",\"description\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"description\":\"" : ",\"description\":\""), x);
     }
   }
   {
     const l = m.supportedInterfaces;
     if (l.length != 0) {
-      let t = "";
+      s = s + (s.length === n ? "\"supportedInterfaces\":[" : ",\"supportedInterfaces\":[");
       for (let i = 0; i < l.length; i++) {
         const x = l[i];
         if (x === undefined) bail();
-        t += (i === 0 ? "" : ",") + writeAgentInterface(x);
+        s = putAgentInterface(s + (i === 0 ? "{" : ",{"), x);
       }
-      s += (s.length === 1 ? "\"supportedInterfaces\":" : ",\"supportedInterfaces\":") + "[" + t + "]";
+      s += "]";
     }
   }
   {
     const x = m.provider;
     if (x !== undefined && hasOwn(m, "provider")) {
-      s += (s.length === 1 ? "\"provider\":" : ",\"provider\":") + writeAgentProvider(x);
+      s = putAgentProvider(s + (s.length === n ? "\"provider\":{" : ",\"provider\":{"), x);
     }
   }
   {
     const x = m.version;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"version\":" : ",\"version\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"version\":\"" : ",\"version\":\""), x);
     }
   }
   {
     const x = m.documentationUrl;
     if (x !== undefined && hasOwn(m, "documentationUrl")) {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"documentationUrl\":" : ",\"documentationUrl\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"documentationUrl\":\"" : ",\"documentationUrl\":\""), x);
     }
   }
   {
     const x = m.capabilities;
     if (x !== undefined && hasOwn(m, "capabilities")) {
-      s += (s.length === 1 ? "\"capabilities\":" : ",\"capabilities\":") + writeAgentCapabilities(x);
+      s = putAgentCapabilities(s + (s.length === n ? "\"capabilities\":{" : ",\"capabilities\":{"), x);
     }
   }
   {
     const r = m.securitySchemes as Record<string, unknown>;
     const ks = Object.keys(r);
     if (ks.length != 0) {
-      let t = "";
+      s = s + (s.length === n ? "\"securitySchemes\":{" : ",\"securitySchemes\":{");
       for (let i = 0; i < ks.length; i++) {
         const k = ks[i] as string;
         const x = r[k] as SecurityScheme;
         if (x === undefined) bail();
-        t += (i === 0 ? "" : ",") + quote(k) + ":" + writeSecurityScheme(x);
+        s = putString(s + (i === 0 ? "\"" : ",\""), k, '":');
+        s = putSecurityScheme(s + "{", x);
       }
-      s += (s.length === 1 ? "\"securitySchemes\":" : ",\"securitySchemes\":") + "{" + t + "}";
+      s += "}";
     }
   }
   {
     const l = m.securityRequirements;
     if (l.length != 0) {
-      let t = "";
+      s = s + (s.length === n ? "\"securityRequirements\":[" : ",\"securityRequirements\":[");
       for (let i = 0; i < l.length; i++) {
         const x = l[i];
         if (x === undefined) bail();
-        t += (i === 0 ? "" : ",") + writeSecurityRequirement(x);
+        s = putSecurityRequirement(s + (i === 0 ? "{" : ",{"), x);
       }
-      s += (s.length === 1 ? "\"securityRequirements\":" : ",\"securityRequirements\":") + "[" + t + "]";
+      s += "]";
     }
   }
   {
     const l = m.defaultInputModes;
     if (l.length != 0) {
-      let t = "";
+      s = s + (s.length === n ? "\"defaultInputModes\":[" : ",\"defaultInputModes\":[");
       for (let i = 0; i < l.length; i++) {
         const x = l[i];
         if (typeof x !== "string") bail();
-        t += (i === 0 ? "" : ",") + quote(x);
+        s = putString(s + (i === 0 ? "\"" : ",\""), x);
       }
-      s += (s.length === 1 ? "\"defaultInputModes\":" : ",\"defaultInputModes\":") + "[" + t + "]";
+      s += "]";
     }
   }
   {
     const l = m.defaultOutputModes;
     if (l.length != 0) {
-      let t = "";
+      s = s + (s.length === n ? "\"defaultOutputModes\":[" : ",\"defaultOutputModes\":[");
       for (let i = 0; i < l.length; i++) {
         const x = l[i];
         if (typeof x !== "string") bail();
-        t += (i === 0 ? "" : ",") + quote(x);
+        s = putString(s + (i === 0 ? "\"" : ",\""), x);
       }
-      s += (s.length === 1 ? "\"defaultOutputModes\":" : ",\"defaultOutputModes\":") + "[" + t + "]";
+      s += "]";
     }
   }
   {
     const l = m.skills;
     if (l.length != 0) {
-      let t = "";
+      s = s + (s.length === n ? "\"skills\":[" : ",\"skills\":[");
       for (let i = 0; i < l.length; i++) {
         const x = l[i];
         if (x === undefined) bail();
-        t += (i === 0 ? "" : ",") + writeAgentSkill(x);
+        s = putAgentSkill(s + (i === 0 ? "{" : ",{"), x);
       }
-      s += (s.length === 1 ? "\"skills\":" : ",\"skills\":") + "[" + t + "]";
+      s += "]";
     }
   }
   {
     const l = m.signatures;
     if (l.length != 0) {
-      let t = "";
+      s = s + (s.length === n ? "\"signatures\":[" : ",\"signatures\":[");
       for (let i = 0; i < l.length; i++) {
         const x = l[i];
         if (x === undefined) bail();
-        t += (i === 0 ? "" : ",") + writeAgentCardSignature(x);
+        s = putAgentCardSignature(s + (i === 0 ? "{" : ",{"), x);
       }
-      s += (s.length === 1 ? "\"signatures\":" : ",\"signatures\":") + "[" + t + "]";
+      s += "]";
     }
   }
   {
     const x = m.iconUrl;
     if (x !== undefined && hasOwn(m, "iconUrl")) {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"iconUrl\":" : ",\"iconUrl\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"iconUrl\":\"" : ",\"iconUrl\":\""), x);
     }
   }
-  if (!(m.name !== "")) s += (s.length === 1 ? "\"name\":" : ",\"name\":") + "\"\"";
-  if (!(m.description !== "")) s += (s.length === 1 ? "\"description\":" : ",\"description\":") + "\"\"";
-  if (m.supportedInterfaces.length == 0) s += (s.length === 1 ? "\"supportedInterfaces\":" : ",\"supportedInterfaces\":") + "[]";
-  if (!(m.version !== "")) s += (s.length === 1 ? "\"version\":" : ",\"version\":") + "\"\"";
-  if (m.defaultInputModes.length == 0) s += (s.length === 1 ? "\"defaultInputModes\":" : ",\"defaultInputModes\":") + "[]";
-  if (m.defaultOutputModes.length == 0) s += (s.length === 1 ? "\"defaultOutputModes\":" : ",\"defaultOutputModes\":") + "[]";
-  if (m.skills.length == 0) s += (s.length === 1 ? "\"skills\":" : ",\"skills\":") + "[]";
+  if (!(m.name !== "")) s = s + (s.length === n ? "\"name\":\"\"" : ",\"name\":\"\"");
+  if (!(m.description !== "")) s = s + (s.length === n ? "\"description\":\"\"" : ",\"description\":\"\"");
+  if (m.supportedInterfaces.length == 0) s = s + (s.length === n ? "\"supportedInterfaces\":[]" : ",\"supportedInterfaces\":[]");
+  if (!(m.version !== "")) s = s + (s.length === n ? "\"version\":\"\"" : ",\"version\":\"\"");
+  if (m.defaultInputModes.length == 0) s = s + (s.length === n ? "\"defaultInputModes\":[]" : ",\"defaultInputModes\":[]");
+  if (m.defaultOutputModes.length == 0) s = s + (s.length === n ? "\"defaultOutputModes\":[]" : ",\"defaultOutputModes\":[]");
+  if (m.skills.length == 0) s = s + (s.length === n ? "\"skills\":[]" : ",\"skills\":[]");
   return s + "}";
 }
 
@@ -1528,24 +1595,30 @@ export function validAgentCard(m: AgentCard): boolean {
 }
 
 export function writeAgentProvider(m: AgentProvider): string {
+  const s = putAgentProvider("{", m);
+  endWrite();
+  return s;
+}
+
+function putAgentProvider(s: string, m: AgentProvider): string {
   if (m.$typeName !== "lf.a2a.v1.AgentProvider") bail();
-  let s = "{";
+  const n = s.length;
   {
     const x = m.url;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"url\":" : ",\"url\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"url\":\"" : ",\"url\":\""), x);
     }
   }
   {
     const x = m.organization;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"organization\":" : ",\"organization\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"organization\":\"" : ",\"organization\":\""), x);
     }
   }
-  if (!(m.url !== "")) s += (s.length === 1 ? "\"url\":" : ",\"url\":") + "\"\"";
-  if (!(m.organization !== "")) s += (s.length === 1 ? "\"organization\":" : ",\"organization\":") + "\"\"";
+  if (!(m.url !== "")) s = s + (s.length === n ? "\"url\":\"\"" : ",\"url\":\"\"");
+  if (!(m.organization !== "")) s = s + (s.length === n ? "\"organization\":\"\"" : ",\"organization\":\"\"");
   return s + "}";
 }
 
@@ -1586,39 +1659,45 @@ export function validAgentProvider(m: AgentProvider): boolean {
 }
 
 export function writeAgentCapabilities(m: AgentCapabilities): string {
+  const s = putAgentCapabilities("{", m);
+  endWrite();
+  return s;
+}
+
+function putAgentCapabilities(s: string, m: AgentCapabilities): string {
   if (m.$typeName !== "lf.a2a.v1.AgentCapabilities") bail();
-  let s = "{";
+  const n = s.length;
   {
     const x = m.streaming;
     if (x !== undefined && hasOwn(m, "streaming")) {
       if (typeof x !== "boolean") bail();
-      s += (s.length === 1 ? "\"streaming\":" : ",\"streaming\":") + (x ? "true" : "false");
+      s = s + (s.length === n ? "\"streaming\":" : ",\"streaming\":") + (x ? "true" : "false");
     }
   }
   {
     const x = m.pushNotifications;
     if (x !== undefined && hasOwn(m, "pushNotifications")) {
       if (typeof x !== "boolean") bail();
-      s += (s.length === 1 ? "\"pushNotifications\":" : ",\"pushNotifications\":") + (x ? "true" : "false");
+      s = s + (s.length === n ? "\"pushNotifications\":" : ",\"pushNotifications\":") + (x ? "true" : "false");
     }
   }
   {
     const l = m.extensions;
     if (l.length != 0) {
-      let t = "";
+      s = s + (s.length === n ? "\"extensions\":[" : ",\"extensions\":[");
       for (let i = 0; i < l.length; i++) {
         const x = l[i];
         if (x === undefined) bail();
-        t += (i === 0 ? "" : ",") + writeAgentExtension(x);
+        s = putAgentExtension(s + (i === 0 ? "{" : ",{"), x);
       }
-      s += (s.length === 1 ? "\"extensions\":" : ",\"extensions\":") + "[" + t + "]";
+      s += "]";
     }
   }
   {
     const x = m.extendedAgentCard;
     if (x !== undefined && hasOwn(m, "extendedAgentCard")) {
       if (typeof x !== "boolean") bail();
-      s += (s.length === 1 ? "\"extendedAgentCard\":" : ",\"extendedAgentCard\":") + (x ? "true" : "false");
+      s = s + (s.length === n ? "\"extendedAgentCard\":" : ",\"extendedAgentCard\":") + (x ? "true" : "false");
     }
   }
   return s + "}";
@@ -1681,33 +1760,39 @@ export function validAgentCapabilities(m: AgentCapabilities): boolean {
 }
 
 export function writeAgentExtension(m: AgentExtension): string {
+  const s = putAgentExtension("{", m);
+  endWrite();
+  return s;
+}
+
+function putAgentExtension(s: string, m: AgentExtension): string {
   if (m.$typeName !== "lf.a2a.v1.AgentExtension") bail();
-  let s = "{";
+  const n = s.length;
   {
     const x = m.uri;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"uri\":" : ",\"uri\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"uri\":\"" : ",\"uri\":\""), x);
     }
   }
   {
     const x = m.description;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"description\":" : ",\"description\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"description\":\"" : ",\"description\":\""), x);
     }
   }
   {
     const x = m.required;
     if (x !== false) {
       if (typeof x !== "boolean") bail();
-      s += (s.length === 1 ? "\"required\":" : ",\"required\":") + (x ? "true" : "false");
+      s = s + (s.length === n ? "\"required\":" : ",\"required\":") + (x ? "true" : "false");
     }
   }
   {
     const x = m.params;
     if (x !== undefined && hasOwn(m, "params")) {
-      s += (s.length === 1 ? "\"params\":" : ",\"params\":") + writeStruct(x);
+      s = putStruct(s + (s.length === n ? "\"params\":{" : ",\"params\":{"), x);
     }
   }
   return s + "}";
@@ -1763,93 +1848,99 @@ export function validAgentExtension(m: AgentExtension): boolean {
 }
 
 export function writeAgentSkill(m: AgentSkill): string {
+  const s = putAgentSkill("{", m);
+  endWrite();
+  return s;
+}
+
+function putAgentSkill(s: string, m: AgentSkill): string {
   if (m.$typeName !== "lf.a2a.v1.AgentSkill") bail();
-  let s = "{";
+  const n = s.length;
   {
     const x = m.id;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"id\":" : ",\"id\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"id\":\"" : ",\"id\":\""), x);
     }
   }
   {
     const x = m.name;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"name\":" : ",\"name\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"name\":\"" : ",\"name\":\""), x);
     }
   }
   {
     const x = m.description;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"description\":" : ",\"description\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"description\":\"" : ",\"description\":\""), x);
     }
   }
   {
     const l = m.tags;
     if (l.length != 0) {
-      let t = "";
+      s = s + (s.length === n ? "\"tags\":[" : ",\"tags\":[");
       for (let i = 0; i < l.length; i++) {
         const x = l[i];
         if (typeof x !== "string") bail();
-        t += (i === 0 ? "" : ",") + quote(x);
+        s = putString(s + (i === 0 ? "\"" : ",\""), x);
       }
-      s += (s.length === 1 ? "\"tags\":" : ",\"tags\":") + "[" + t + "]";
+      s += "]";
     }
   }
   {
     const l = m.examples;
     if (l.length != 0) {
-      let t = "";
+      s = s + (s.length === n ? "\"examples\":[" : ",\"examples\":[");
       for (let i = 0; i < l.length; i++) {
         const x = l[i];
         if (typeof x !== "string") bail();
-        t += (i === 0 ? "" : ",") + quote(x);
+        s = putString(s + (i === 0 ? "\"" : ",\""), x);
       }
-      s += (s.length === 1 ? "\"examples\":" : ",\"examples\":") + "[" + t + "]";
+      s += "]";
     }
   }
   {
     const l = m.inputModes;
     if (l.length != 0) {
-      let t = "";
+      s = s + (s.length === n ? "\"inputModes\":[" : ",\"inputModes\":[");
       for (let i = 0; i < l.length; i++) {
         const x = l[i];
         if (typeof x !== "string") bail();
-        t += (i === 0 ? "" : ",") + quote(x);
+        s = putString(s + (i === 0 ? "\"" : ",\""), x);
       }
-      s += (s.length === 1 ? "\"inputModes\":" : ",\"inputModes\":") + "[" + t + "]";
+      s += "]";
     }
   }
   {
     const l = m.outputModes;
     if (l.length != 0) {
-      let t = "";
+      s = s + (s.length === n ? "\"outputModes\":[" : ",\"outputModes\":[");
       for (let i = 0; i < l.length; i++) {
         const x = l[i];
         if (typeof x !== "string") bail();
-        t += (i === 0 ? "" : ",") + quote(x);
+        s = putString(s + (i === 0 ? "\"" : ",\""), x);
       }
-      s += (s.length === 1 ? "\"outputModes\":" : ",\"outputModes\":") + "[" + t + "]";
+      s += "]";
     }
   }
   {
     const l = m.securityRequirements;
     if (l.length != 0) {
-      let t = "";
+      s = s + (s.length === n ? "\"securityRequirements\":[" : ",\"securityRequirements\":[");
       for (let i = 0; i < l.length; i++) {
         const x = l[i];
         if (x === undefined) bail();
-        t += (i === 0 ? "" : ",") + writeSecurityRequirement(x);
+        s = putSecurityRequirement(s + (i === 0 ? "{" : ",{"), x);
       }
-      s += (s.length === 1 ? "\"securityRequirements\":" : ",\"securityRequirements\":") + "[" + t + "]";
+      s += "]";
     }
   }
-  if (!(m.id !== "")) s += (s.length === 1 ? "\"id\":" : ",\"id\":") + "\"\"";
-  if (!(m.name !== "")) s += (s.length === 1 ? "\"name\":" : ",\"name\":") + "\"\"";
-  if (!(m.description !== "")) s += (s.length === 1 ? "\"description\":" : ",\"description\":") + "\"\"";
-  if (m.tags.length == 0) s += (s.length === 1 ? "\"tags\":" : ",\"tags\":") + "[]";
+  if (!(m.id !== "")) s = s + (s.length === n ? "\"id\":\"\"" : ",\"id\":\"\"");
+  if (!(m.name !== "")) s = s + (s.length === n ? "\"name\":\"\"" : ",\"name\":\"\"");
+  if (!(m.description !== "")) s = s + (s.length === n ? "\"description\":\"\"" : ",\"description\":\"\"");
+  if (m.tags.length == 0) s = s + (s.length === n ? "\"tags\":[]" : ",\"tags\":[]");
   return s + "}";
 }
 
@@ -1968,30 +2059,36 @@ export function validAgentSkill(m: AgentSkill): boolean {
 }
 
 export function writeAgentCardSignature(m: AgentCardSignature): string {
+  const s = putAgentCardSignature("{", m);
+  endWrite();
+  return s;
+}
+
+function putAgentCardSignature(s: string, m: AgentCardSignature): string {
   if (m.$typeName !== "lf.a2a.v1.AgentCardSignature") bail();
-  let s = "{";
+  const n = s.length;
   {
     const x = m.protected;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"protected\":" : ",\"protected\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"protected\":\"" : ",\"protected\":\""), x);
     }
   }
   {
     const x = m.signature;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"signature\":" : ",\"signature\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"signature\":\"" : ",\"signature\":\""), x);
     }
   }
   {
     const x = m.header;
     if (x !== undefined && hasOwn(m, "header")) {
-      s += (s.length === 1 ? "\"header\":" : ",\"header\":") + writeStruct(x);
+      s = putStruct(s + (s.length === n ? "\"header\":{" : ",\"header\":{"), x);
     }
   }
-  if (!(m.protected !== "")) s += (s.length === 1 ? "\"protected\":" : ",\"protected\":") + "\"\"";
-  if (!(m.signature !== "")) s += (s.length === 1 ? "\"signature\":" : ",\"signature\":") + "\"\"";
+  if (!(m.protected !== "")) s = s + (s.length === n ? "\"protected\":\"\"" : ",\"protected\":\"\"");
+  if (!(m.signature !== "")) s = s + (s.length === n ? "\"signature\":\"\"" : ",\"signature\":\"\"");
   return s + "}";
 }
 
@@ -2040,50 +2137,56 @@ export function validAgentCardSignature(m: AgentCardSignature): boolean {
 }
 
 export function writeTaskPushNotificationConfig(m: TaskPushNotificationConfig): string {
+  const s = putTaskPushNotificationConfig("{", m);
+  endWrite();
+  return s;
+}
+
+function putTaskPushNotificationConfig(s: string, m: TaskPushNotificationConfig): string {
   if (m.$typeName !== "lf.a2a.v1.TaskPushNotificationConfig") bail();
-  let s = "{";
+  const n = s.length;
   {
     const x = m.tenant;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"tenant\":" : ",\"tenant\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"tenant\":\"" : ",\"tenant\":\""), x);
     }
   }
   {
     const x = m.id;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"id\":" : ",\"id\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"id\":\"" : ",\"id\":\""), x);
     }
   }
   {
     const x = m.taskId;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"taskId\":" : ",\"taskId\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"taskId\":\"" : ",\"taskId\":\""), x);
     }
   }
   {
     const x = m.url;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"url\":" : ",\"url\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"url\":\"" : ",\"url\":\""), x);
     }
   }
   {
     const x = m.token;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"token\":" : ",\"token\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"token\":\"" : ",\"token\":\""), x);
     }
   }
   {
     const x = m.authentication;
     if (x !== undefined && hasOwn(m, "authentication")) {
-      s += (s.length === 1 ? "\"authentication\":" : ",\"authentication\":") + writeAuthenticationInfo(x);
+      s = putAuthenticationInfo(s + (s.length === n ? "\"authentication\":{" : ",\"authentication\":{"), x);
     }
   }
-  if (!(m.url !== "")) s += (s.length === 1 ? "\"url\":" : ",\"url\":") + "\"\"";
+  if (!(m.url !== "")) s = s + (s.length === n ? "\"url\":\"\"" : ",\"url\":\"\"");
   return s + "}";
 }
 
@@ -2153,18 +2256,24 @@ export function validTaskPushNotificationConfig(m: TaskPushNotificationConfig): 
 }
 
 export function writeStringList(m: StringList): string {
+  const s = putStringList("{", m);
+  endWrite();
+  return s;
+}
+
+function putStringList(s: string, m: StringList): string {
   if (m.$typeName !== "lf.a2a.v1.StringList") bail();
-  let s = "{";
+  const n = s.length;
   {
     const l = m.list;
     if (l.length != 0) {
-      let t = "";
+      s = s + (s.length === n ? "\"list\":[" : ",\"list\":[");
       for (let i = 0; i < l.length; i++) {
         const x = l[i];
         if (typeof x !== "string") bail();
-        t += (i === 0 ? "" : ",") + quote(x);
+        s = putString(s + (i === 0 ? "\"" : ",\""), x);
       }
-      s += (s.length === 1 ? "\"list\":" : ",\"list\":") + "[" + t + "]";
+      s += "]";
     }
   }
   return s + "}";
@@ -2205,20 +2314,27 @@ export function validStringList(m: StringList): boolean {
 }
 
 export function writeSecurityRequirement(m: SecurityRequirement): string {
+  const s = putSecurityRequirement("{", m);
+  endWrite();
+  return s;
+}
+
+function putSecurityRequirement(s: string, m: SecurityRequirement): string {
   if (m.$typeName !== "lf.a2a.v1.SecurityRequirement") bail();
-  let s = "{";
+  const n = s.length;
   {
     const r = m.schemes as Record<string, unknown>;
     const ks = Object.keys(r);
     if (ks.length != 0) {
-      let t = "";
+      s = s + (s.length === n ? "\"schemes\":{" : ",\"schemes\":{");
       for (let i = 0; i < ks.length; i++) {
         const k = ks[i] as string;
         const x = r[k] as StringList;
         if (x === undefined) bail();
-        t += (i === 0 ? "" : ",") + quote(k) + ":" + writeStringList(x);
+        s = putString(s + (i === 0 ? "\"" : ",\""), k, '":');
+        s = putStringList(s + "{", x);
       }
-      s += (s.length === 1 ? "\"schemes\":" : ",\"schemes\":") + "{" + t + "}";
+      s += "}";
     }
   }
   return s + "}";
@@ -2262,32 +2378,38 @@ export function validSecurityRequirement(m: SecurityRequirement): boolean {
 }
 
 export function writeSecurityScheme(m: SecurityScheme): string {
+  const s = putSecurityScheme("{", m);
+  endWrite();
+  return s;
+}
+
+function putSecurityScheme(s: string, m: SecurityScheme): string {
   if (m.$typeName !== "lf.a2a.v1.SecurityScheme") bail();
-  let s = "{";
+  const n = s.length;
   if (m.scheme.case === "apiKeySecurityScheme") {
     const x = m.scheme.value;
     if (x === undefined) bail();
-    s += (s.length === 1 ? "\"apiKeySecurityScheme\":" : ",\"apiKeySecurityScheme\":") + writeAPIKeySecurityScheme(x);
+    s = putAPIKeySecurityScheme(s + (s.length === n ? "\"apiKeySecurityScheme\":{" : ",\"apiKeySecurityScheme\":{"), x);
   }
   if (m.scheme.case === "httpAuthSecurityScheme") {
     const x = m.scheme.value;
     if (x === undefined) bail();
-    s += (s.length === 1 ? "\"httpAuthSecurityScheme\":" : ",\"httpAuthSecurityScheme\":") + writeHTTPAuthSecurityScheme(x);
+    s = putHTTPAuthSecurityScheme(s + (s.length === n ? "\"httpAuthSecurityScheme\":{" : ",\"httpAuthSecurityScheme\":{"), x);
   }
   if (m.scheme.case === "oauth2SecurityScheme") {
     const x = m.scheme.value;
     if (x === undefined) bail();
-    s += (s.length === 1 ? "\"oauth2SecurityScheme\":" : ",\"oauth2SecurityScheme\":") + writeOAuth2SecurityScheme(x);
+    s = putOAuth2SecurityScheme(s + (s.length === n ? "\"oauth2SecurityScheme\":{" : ",\"oauth2SecurityScheme\":{"), x);
   }
   if (m.scheme.case === "openIdConnectSecurityScheme") {
     const x = m.scheme.value;
     if (x === undefined) bail();
-    s += (s.length === 1 ? "\"openIdConnectSecurityScheme\":" : ",\"openIdConnectSecurityScheme\":") + writeOpenIdConnectSecurityScheme(x);
+    s = putOpenIdConnectSecurityScheme(s + (s.length === n ? "\"openIdConnectSecurityScheme\":{" : ",\"openIdConnectSecurityScheme\":{"), x);
   }
   if (m.scheme.case === "mtlsSecurityScheme") {
     const x = m.scheme.value;
     if (x === undefined) bail();
-    s += (s.length === 1 ? "\"mtlsSecurityScheme\":" : ",\"mtlsSecurityScheme\":") + writeMutualTlsSecurityScheme(x);
+    s = putMutualTlsSecurityScheme(s + (s.length === n ? "\"mtlsSecurityScheme\":{" : ",\"mtlsSecurityScheme\":{"), x);
   }
   return s + "}";
 }
@@ -2364,31 +2486,37 @@ export function validSecurityScheme(m: SecurityScheme): boolean {
 }
 
 export function writeAPIKeySecurityScheme(m: APIKeySecurityScheme): string {
+  const s = putAPIKeySecurityScheme("{", m);
+  endWrite();
+  return s;
+}
+
+function putAPIKeySecurityScheme(s: string, m: APIKeySecurityScheme): string {
   if (m.$typeName !== "lf.a2a.v1.APIKeySecurityScheme") bail();
-  let s = "{";
+  const n = s.length;
   {
     const x = m.description;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"description\":" : ",\"description\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"description\":\"" : ",\"description\":\""), x);
     }
   }
   {
     const x = m.location;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"location\":" : ",\"location\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"location\":\"" : ",\"location\":\""), x);
     }
   }
   {
     const x = m.name;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"name\":" : ",\"name\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"name\":\"" : ",\"name\":\""), x);
     }
   }
-  if (!(m.location !== "")) s += (s.length === 1 ? "\"location\":" : ",\"location\":") + "\"\"";
-  if (!(m.name !== "")) s += (s.length === 1 ? "\"name\":" : ",\"name\":") + "\"\"";
+  if (!(m.location !== "")) s = s + (s.length === n ? "\"location\":\"\"" : ",\"location\":\"\"");
+  if (!(m.name !== "")) s = s + (s.length === n ? "\"name\":\"\"" : ",\"name\":\"\"");
   return s + "}";
 }
 
@@ -2436,30 +2564,36 @@ export function validAPIKeySecurityScheme(m: APIKeySecurityScheme): boolean {
 }
 
 export function writeHTTPAuthSecurityScheme(m: HTTPAuthSecurityScheme): string {
+  const s = putHTTPAuthSecurityScheme("{", m);
+  endWrite();
+  return s;
+}
+
+function putHTTPAuthSecurityScheme(s: string, m: HTTPAuthSecurityScheme): string {
   if (m.$typeName !== "lf.a2a.v1.HTTPAuthSecurityScheme") bail();
-  let s = "{";
+  const n = s.length;
   {
     const x = m.description;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"description\":" : ",\"description\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"description\":\"" : ",\"description\":\""), x);
     }
   }
   {
     const x = m.scheme;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"scheme\":" : ",\"scheme\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"scheme\":\"" : ",\"scheme\":\""), x);
     }
   }
   {
     const x = m.bearerFormat;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"bearerFormat\":" : ",\"bearerFormat\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"bearerFormat\":\"" : ",\"bearerFormat\":\""), x);
     }
   }
-  if (!(m.scheme !== "")) s += (s.length === 1 ? "\"scheme\":" : ",\"scheme\":") + "\"\"";
+  if (!(m.scheme !== "")) s = s + (s.length === n ? "\"scheme\":\"\"" : ",\"scheme\":\"\"");
   return s + "}";
 }
 
@@ -2507,26 +2641,32 @@ export function validHTTPAuthSecurityScheme(m: HTTPAuthSecurityScheme): boolean 
 }
 
 export function writeOAuth2SecurityScheme(m: OAuth2SecurityScheme): string {
+  const s = putOAuth2SecurityScheme("{", m);
+  endWrite();
+  return s;
+}
+
+function putOAuth2SecurityScheme(s: string, m: OAuth2SecurityScheme): string {
   if (m.$typeName !== "lf.a2a.v1.OAuth2SecurityScheme") bail();
-  let s = "{";
+  const n = s.length;
   {
     const x = m.description;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"description\":" : ",\"description\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"description\":\"" : ",\"description\":\""), x);
     }
   }
   {
     const x = m.flows;
     if (x !== undefined && hasOwn(m, "flows")) {
-      s += (s.length === 1 ? "\"flows\":" : ",\"flows\":") + writeOAuthFlows(x);
+      s = putOAuthFlows(s + (s.length === n ? "\"flows\":{" : ",\"flows\":{"), x);
     }
   }
   {
     const x = m.oauth2MetadataUrl;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"oauth2MetadataUrl\":" : ",\"oauth2MetadataUrl\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"oauth2MetadataUrl\":\"" : ",\"oauth2MetadataUrl\":\""), x);
     }
   }
   return s + "}";
@@ -2577,23 +2717,29 @@ export function validOAuth2SecurityScheme(m: OAuth2SecurityScheme): boolean {
 }
 
 export function writeOpenIdConnectSecurityScheme(m: OpenIdConnectSecurityScheme): string {
+  const s = putOpenIdConnectSecurityScheme("{", m);
+  endWrite();
+  return s;
+}
+
+function putOpenIdConnectSecurityScheme(s: string, m: OpenIdConnectSecurityScheme): string {
   if (m.$typeName !== "lf.a2a.v1.OpenIdConnectSecurityScheme") bail();
-  let s = "{";
+  const n = s.length;
   {
     const x = m.description;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"description\":" : ",\"description\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"description\":\"" : ",\"description\":\""), x);
     }
   }
   {
     const x = m.openIdConnectUrl;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"openIdConnectUrl\":" : ",\"openIdConnectUrl\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"openIdConnectUrl\":\"" : ",\"openIdConnectUrl\":\""), x);
     }
   }
-  if (!(m.openIdConnectUrl !== "")) s += (s.length === 1 ? "\"openIdConnectUrl\":" : ",\"openIdConnectUrl\":") + "\"\"";
+  if (!(m.openIdConnectUrl !== "")) s = s + (s.length === n ? "\"openIdConnectUrl\":\"\"" : ",\"openIdConnectUrl\":\"\"");
   return s + "}";
 }
 
@@ -2634,13 +2780,19 @@ export function validOpenIdConnectSecurityScheme(m: OpenIdConnectSecurityScheme)
 }
 
 export function writeMutualTlsSecurityScheme(m: MutualTlsSecurityScheme): string {
+  const s = putMutualTlsSecurityScheme("{", m);
+  endWrite();
+  return s;
+}
+
+function putMutualTlsSecurityScheme(s: string, m: MutualTlsSecurityScheme): string {
   if (m.$typeName !== "lf.a2a.v1.MutualTlsSecurityScheme") bail();
-  let s = "{";
+  const n = s.length;
   {
     const x = m.description;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"description\":" : ",\"description\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"description\":\"" : ",\"description\":\""), x);
     }
   }
   return s + "}";
@@ -2674,32 +2826,38 @@ export function validMutualTlsSecurityScheme(m: MutualTlsSecurityScheme): boolea
 }
 
 export function writeOAuthFlows(m: OAuthFlows): string {
+  const s = putOAuthFlows("{", m);
+  endWrite();
+  return s;
+}
+
+function putOAuthFlows(s: string, m: OAuthFlows): string {
   if (m.$typeName !== "lf.a2a.v1.OAuthFlows") bail();
-  let s = "{";
+  const n = s.length;
   if (m.flow.case === "authorizationCode") {
     const x = m.flow.value;
     if (x === undefined) bail();
-    s += (s.length === 1 ? "\"authorizationCode\":" : ",\"authorizationCode\":") + writeAuthorizationCodeOAuthFlow(x);
+    s = putAuthorizationCodeOAuthFlow(s + (s.length === n ? "\"authorizationCode\":{" : ",\"authorizationCode\":{"), x);
   }
   if (m.flow.case === "clientCredentials") {
     const x = m.flow.value;
     if (x === undefined) bail();
-    s += (s.length === 1 ? "\"clientCredentials\":" : ",\"clientCredentials\":") + writeClientCredentialsOAuthFlow(x);
+    s = putClientCredentialsOAuthFlow(s + (s.length === n ? "\"clientCredentials\":{" : ",\"clientCredentials\":{"), x);
   }
   if (m.flow.case === "implicit") {
     const x = m.flow.value;
     if (x === undefined) bail();
-    s += (s.length === 1 ? "\"implicit\":" : ",\"implicit\":") + writeImplicitOAuthFlow(x);
+    s = putImplicitOAuthFlow(s + (s.length === n ? "\"implicit\":{" : ",\"implicit\":{"), x);
   }
   if (m.flow.case === "password") {
     const x = m.flow.value;
     if (x === undefined) bail();
-    s += (s.length === 1 ? "\"password\":" : ",\"password\":") + writePasswordOAuthFlow(x);
+    s = putPasswordOAuthFlow(s + (s.length === n ? "\"password\":{" : ",\"password\":{"), x);
   }
   if (m.flow.case === "deviceCode") {
     const x = m.flow.value;
     if (x === undefined) bail();
-    s += (s.length === 1 ? "\"deviceCode\":" : ",\"deviceCode\":") + writeDeviceCodeOAuthFlow(x);
+    s = putDeviceCodeOAuthFlow(s + (s.length === n ? "\"deviceCode\":{" : ",\"deviceCode\":{"), x);
   }
   return s + "}";
 }
@@ -2776,53 +2934,60 @@ export function validOAuthFlows(m: OAuthFlows): boolean {
 }
 
 export function writeAuthorizationCodeOAuthFlow(m: AuthorizationCodeOAuthFlow): string {
+  const s = putAuthorizationCodeOAuthFlow("{", m);
+  endWrite();
+  return s;
+}
+
+function putAuthorizationCodeOAuthFlow(s: string, m: AuthorizationCodeOAuthFlow): string {
   if (m.$typeName !== "lf.a2a.v1.AuthorizationCodeOAuthFlow") bail();
-  let s = "{";
+  const n = s.length;
   {
     const x = m.authorizationUrl;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"authorizationUrl\":" : ",\"authorizationUrl\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"authorizationUrl\":\"" : ",\"authorizationUrl\":\""), x);
     }
   }
   {
     const x = m.tokenUrl;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"tokenUrl\":" : ",\"tokenUrl\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"tokenUrl\":\"" : ",\"tokenUrl\":\""), x);
     }
   }
   {
     const x = m.refreshUrl;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"refreshUrl\":" : ",\"refreshUrl\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"refreshUrl\":\"" : ",\"refreshUrl\":\""), x);
     }
   }
   {
     const r = m.scopes as Record<string, unknown>;
     const ks = Object.keys(r);
     if (ks.length != 0) {
-      let t = "";
+      s = s + (s.length === n ? "\"scopes\":{" : ",\"scopes\":{");
       for (let i = 0; i < ks.length; i++) {
         const k = ks[i] as string;
         const x = r[k] as string;
         if (typeof x !== "string") bail();
-        t += (i === 0 ? "" : ",") + quote(k) + ":" + quote(x);
+        s = putString(s + (i === 0 ? "\"" : ",\""), k, '":');
+        s = putString(s + "\"", x);
       }
-      s += (s.length === 1 ? "\"scopes\":" : ",\"scopes\":") + "{" + t + "}";
+      s += "}";
     }
   }
   {
     const x = m.pkceRequired;
     if (x !== false) {
       if (typeof x !== "boolean") bail();
-      s += (s.length === 1 ? "\"pkceRequired\":" : ",\"pkceRequired\":") + (x ? "true" : "false");
+      s = s + (s.length === n ? "\"pkceRequired\":" : ",\"pkceRequired\":") + (x ? "true" : "false");
     }
   }
-  if (!(m.authorizationUrl !== "")) s += (s.length === 1 ? "\"authorizationUrl\":" : ",\"authorizationUrl\":") + "\"\"";
-  if (!(m.tokenUrl !== "")) s += (s.length === 1 ? "\"tokenUrl\":" : ",\"tokenUrl\":") + "\"\"";
-  if (Object.keys(m.scopes).length == 0) s += (s.length === 1 ? "\"scopes\":" : ",\"scopes\":") + "{}";
+  if (!(m.authorizationUrl !== "")) s = s + (s.length === n ? "\"authorizationUrl\":\"\"" : ",\"authorizationUrl\":\"\"");
+  if (!(m.tokenUrl !== "")) s = s + (s.length === n ? "\"tokenUrl\":\"\"" : ",\"tokenUrl\":\"\"");
+  if (Object.keys(m.scopes).length == 0) s = s + (s.length === n ? "\"scopes\":{}" : ",\"scopes\":{}");
   return s + "}";
 }
 
@@ -2893,38 +3058,45 @@ export function validAuthorizationCodeOAuthFlow(m: AuthorizationCodeOAuthFlow): 
 }
 
 export function writeClientCredentialsOAuthFlow(m: ClientCredentialsOAuthFlow): string {
+  const s = putClientCredentialsOAuthFlow("{", m);
+  endWrite();
+  return s;
+}
+
+function putClientCredentialsOAuthFlow(s: string, m: ClientCredentialsOAuthFlow): string {
   if (m.$typeName !== "lf.a2a.v1.ClientCredentialsOAuthFlow") bail();
-  let s = "{";
+  const n = s.length;
   {
     const x = m.tokenUrl;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"tokenUrl\":" : ",\"tokenUrl\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"tokenUrl\":\"" : ",\"tokenUrl\":\""), x);
     }
   }
   {
     const x = m.refreshUrl;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"refreshUrl\":" : ",\"refreshUrl\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"refreshUrl\":\"" : ",\"refreshUrl\":\""), x);
     }
   }
   {
     const r = m.scopes as Record<string, unknown>;
     const ks = Object.keys(r);
     if (ks.length != 0) {
-      let t = "";
+      s = s + (s.length === n ? "\"scopes\":{" : ",\"scopes\":{");
       for (let i = 0; i < ks.length; i++) {
         const k = ks[i] as string;
         const x = r[k] as string;
         if (typeof x !== "string") bail();
-        t += (i === 0 ? "" : ",") + quote(k) + ":" + quote(x);
+        s = putString(s + (i === 0 ? "\"" : ",\""), k, '":');
+        s = putString(s + "\"", x);
       }
-      s += (s.length === 1 ? "\"scopes\":" : ",\"scopes\":") + "{" + t + "}";
+      s += "}";
     }
   }
-  if (!(m.tokenUrl !== "")) s += (s.length === 1 ? "\"tokenUrl\":" : ",\"tokenUrl\":") + "\"\"";
-  if (Object.keys(m.scopes).length == 0) s += (s.length === 1 ? "\"scopes\":" : ",\"scopes\":") + "{}";
+  if (!(m.tokenUrl !== "")) s = s + (s.length === n ? "\"tokenUrl\":\"\"" : ",\"tokenUrl\":\"\"");
+  if (Object.keys(m.scopes).length == 0) s = s + (s.length === n ? "\"scopes\":{}" : ",\"scopes\":{}");
   return s + "}";
 }
 
@@ -2981,34 +3153,41 @@ export function validClientCredentialsOAuthFlow(m: ClientCredentialsOAuthFlow): 
 }
 
 export function writeImplicitOAuthFlow(m: ImplicitOAuthFlow): string {
+  const s = putImplicitOAuthFlow("{", m);
+  endWrite();
+  return s;
+}
+
+function putImplicitOAuthFlow(s: string, m: ImplicitOAuthFlow): string {
   if (m.$typeName !== "lf.a2a.v1.ImplicitOAuthFlow") bail();
-  let s = "{";
+  const n = s.length;
   {
     const x = m.authorizationUrl;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"authorizationUrl\":" : ",\"authorizationUrl\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"authorizationUrl\":\"" : ",\"authorizationUrl\":\""), x);
     }
   }
   {
     const x = m.refreshUrl;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"refreshUrl\":" : ",\"refreshUrl\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"refreshUrl\":\"" : ",\"refreshUrl\":\""), x);
     }
   }
   {
     const r = m.scopes as Record<string, unknown>;
     const ks = Object.keys(r);
     if (ks.length != 0) {
-      let t = "";
+      s = s + (s.length === n ? "\"scopes\":{" : ",\"scopes\":{");
       for (let i = 0; i < ks.length; i++) {
         const k = ks[i] as string;
         const x = r[k] as string;
         if (typeof x !== "string") bail();
-        t += (i === 0 ? "" : ",") + quote(k) + ":" + quote(x);
+        s = putString(s + (i === 0 ? "\"" : ",\""), k, '":');
+        s = putString(s + "\"", x);
       }
-      s += (s.length === 1 ? "\"scopes\":" : ",\"scopes\":") + "{" + t + "}";
+      s += "}";
     }
   }
   return s + "}";
@@ -3065,34 +3244,41 @@ export function validImplicitOAuthFlow(m: ImplicitOAuthFlow): boolean {
 }
 
 export function writePasswordOAuthFlow(m: PasswordOAuthFlow): string {
+  const s = putPasswordOAuthFlow("{", m);
+  endWrite();
+  return s;
+}
+
+function putPasswordOAuthFlow(s: string, m: PasswordOAuthFlow): string {
   if (m.$typeName !== "lf.a2a.v1.PasswordOAuthFlow") bail();
-  let s = "{";
+  const n = s.length;
   {
     const x = m.tokenUrl;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"tokenUrl\":" : ",\"tokenUrl\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"tokenUrl\":\"" : ",\"tokenUrl\":\""), x);
     }
   }
   {
     const x = m.refreshUrl;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"refreshUrl\":" : ",\"refreshUrl\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"refreshUrl\":\"" : ",\"refreshUrl\":\""), x);
     }
   }
   {
     const r = m.scopes as Record<string, unknown>;
     const ks = Object.keys(r);
     if (ks.length != 0) {
-      let t = "";
+      s = s + (s.length === n ? "\"scopes\":{" : ",\"scopes\":{");
       for (let i = 0; i < ks.length; i++) {
         const k = ks[i] as string;
         const x = r[k] as string;
         if (typeof x !== "string") bail();
-        t += (i === 0 ? "" : ",") + quote(k) + ":" + quote(x);
+        s = putString(s + (i === 0 ? "\"" : ",\""), k, '":');
+        s = putString(s + "\"", x);
       }
-      s += (s.length === 1 ? "\"scopes\":" : ",\"scopes\":") + "{" + t + "}";
+      s += "}";
     }
   }
   return s + "}";
@@ -3149,46 +3335,53 @@ export function validPasswordOAuthFlow(m: PasswordOAuthFlow): boolean {
 }
 
 export function writeDeviceCodeOAuthFlow(m: DeviceCodeOAuthFlow): string {
+  const s = putDeviceCodeOAuthFlow("{", m);
+  endWrite();
+  return s;
+}
+
+function putDeviceCodeOAuthFlow(s: string, m: DeviceCodeOAuthFlow): string {
   if (m.$typeName !== "lf.a2a.v1.DeviceCodeOAuthFlow") bail();
-  let s = "{";
+  const n = s.length;
   {
     const x = m.deviceAuthorizationUrl;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"deviceAuthorizationUrl\":" : ",\"deviceAuthorizationUrl\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"deviceAuthorizationUrl\":\"" : ",\"deviceAuthorizationUrl\":\""), x);
     }
   }
   {
     const x = m.tokenUrl;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"tokenUrl\":" : ",\"tokenUrl\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"tokenUrl\":\"" : ",\"tokenUrl\":\""), x);
     }
   }
   {
     const x = m.refreshUrl;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"refreshUrl\":" : ",\"refreshUrl\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"refreshUrl\":\"" : ",\"refreshUrl\":\""), x);
     }
   }
   {
     const r = m.scopes as Record<string, unknown>;
     const ks = Object.keys(r);
     if (ks.length != 0) {
-      let t = "";
+      s = s + (s.length === n ? "\"scopes\":{" : ",\"scopes\":{");
       for (let i = 0; i < ks.length; i++) {
         const k = ks[i] as string;
         const x = r[k] as string;
         if (typeof x !== "string") bail();
-        t += (i === 0 ? "" : ",") + quote(k) + ":" + quote(x);
+        s = putString(s + (i === 0 ? "\"" : ",\""), k, '":');
+        s = putString(s + "\"", x);
       }
-      s += (s.length === 1 ? "\"scopes\":" : ",\"scopes\":") + "{" + t + "}";
+      s += "}";
     }
   }
-  if (!(m.deviceAuthorizationUrl !== "")) s += (s.length === 1 ? "\"deviceAuthorizationUrl\":" : ",\"deviceAuthorizationUrl\":") + "\"\"";
-  if (!(m.tokenUrl !== "")) s += (s.length === 1 ? "\"tokenUrl\":" : ",\"tokenUrl\":") + "\"\"";
-  if (Object.keys(m.scopes).length == 0) s += (s.length === 1 ? "\"scopes\":" : ",\"scopes\":") + "{}";
+  if (!(m.deviceAuthorizationUrl !== "")) s = s + (s.length === n ? "\"deviceAuthorizationUrl\":\"\"" : ",\"deviceAuthorizationUrl\":\"\"");
+  if (!(m.tokenUrl !== "")) s = s + (s.length === n ? "\"tokenUrl\":\"\"" : ",\"tokenUrl\":\"\"");
+  if (Object.keys(m.scopes).length == 0) s = s + (s.length === n ? "\"scopes\":{}" : ",\"scopes\":{}");
   return s + "}";
 }
 
@@ -3252,31 +3445,37 @@ export function validDeviceCodeOAuthFlow(m: DeviceCodeOAuthFlow): boolean {
 }
 
 export function writeSendMessageRequest(m: SendMessageRequest): string {
+  const s = putSendMessageRequest("{", m);
+  endWrite();
+  return s;
+}
+
+function putSendMessageRequest(s: string, m: SendMessageRequest): string {
   if (m.$typeName !== "lf.a2a.v1.SendMessageRequest") bail();
-  let s = "{";
+  const n = s.length;
   {
     const x = m.tenant;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"tenant\":" : ",\"tenant\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"tenant\":\"" : ",\"tenant\":\""), x);
     }
   }
   {
     const x = m.message;
     if (x !== undefined && hasOwn(m, "message")) {
-      s += (s.length === 1 ? "\"message\":" : ",\"message\":") + writeMessage(x);
+      s = putMessage(s + (s.length === n ? "\"message\":{" : ",\"message\":{"), x);
     }
   }
   {
     const x = m.configuration;
     if (x !== undefined && hasOwn(m, "configuration")) {
-      s += (s.length === 1 ? "\"configuration\":" : ",\"configuration\":") + writeSendMessageConfiguration(x);
+      s = putSendMessageConfiguration(s + (s.length === n ? "\"configuration\":{" : ",\"configuration\":{"), x);
     }
   }
   {
     const x = m.metadata;
     if (x !== undefined && hasOwn(m, "metadata")) {
-      s += (s.length === 1 ? "\"metadata\":" : ",\"metadata\":") + writeStruct(x);
+      s = putStruct(s + (s.length === n ? "\"metadata\":{" : ",\"metadata\":{"), x);
     }
   }
   return s + "}";
@@ -3336,30 +3535,36 @@ export function validSendMessageRequest(m: SendMessageRequest): boolean {
 }
 
 export function writeGetTaskRequest(m: GetTaskRequest): string {
+  const s = putGetTaskRequest("{", m);
+  endWrite();
+  return s;
+}
+
+function putGetTaskRequest(s: string, m: GetTaskRequest): string {
   if (m.$typeName !== "lf.a2a.v1.GetTaskRequest") bail();
-  let s = "{";
+  const n = s.length;
   {
     const x = m.tenant;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"tenant\":" : ",\"tenant\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"tenant\":\"" : ",\"tenant\":\""), x);
     }
   }
   {
     const x = m.id;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"id\":" : ",\"id\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"id\":\"" : ",\"id\":\""), x);
     }
   }
   {
     const x = m.historyLength;
     if (x !== undefined && hasOwn(m, "historyLength")) {
       if (typeof x !== "number") bail();
-      s += (s.length === 1 ? "\"historyLength\":" : ",\"historyLength\":") + JSON.stringify(x);
+      s = s + (s.length === n ? "\"historyLength\":" : ",\"historyLength\":") + JSON.stringify(x);
     }
   }
-  if (!(m.id !== "")) s += (s.length === 1 ? "\"id\":" : ",\"id\":") + "\"\"";
+  if (!(m.id !== "")) s = s + (s.length === n ? "\"id\":\"\"" : ",\"id\":\"\"");
   return s + "}";
 }
 
@@ -3407,61 +3612,67 @@ export function validGetTaskRequest(m: GetTaskRequest): boolean {
 }
 
 export function writeListTasksRequest(m: ListTasksRequest): string {
+  const s = putListTasksRequest("{", m);
+  endWrite();
+  return s;
+}
+
+function putListTasksRequest(s: string, m: ListTasksRequest): string {
   if (m.$typeName !== "lf.a2a.v1.ListTasksRequest") bail();
-  let s = "{";
+  const n = s.length;
   {
     const x = m.tenant;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"tenant\":" : ",\"tenant\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"tenant\":\"" : ",\"tenant\":\""), x);
     }
   }
   {
     const x = m.contextId;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"contextId\":" : ",\"contextId\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"contextId\":\"" : ",\"contextId\":\""), x);
     }
   }
   {
     const x = m.status;
     if (x !== 0) {
       if (typeof x !== "number") bail();
-      s += (s.length === 1 ? "\"status\":" : ",\"status\":") + writeTaskState(x);
+      s = s + (s.length === n ? "\"status\":" : ",\"status\":") + writeTaskState(x);
     }
   }
   {
     const x = m.pageSize;
     if (x !== undefined && hasOwn(m, "pageSize")) {
       if (typeof x !== "number") bail();
-      s += (s.length === 1 ? "\"pageSize\":" : ",\"pageSize\":") + JSON.stringify(x);
+      s = s + (s.length === n ? "\"pageSize\":" : ",\"pageSize\":") + JSON.stringify(x);
     }
   }
   {
     const x = m.pageToken;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"pageToken\":" : ",\"pageToken\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"pageToken\":\"" : ",\"pageToken\":\""), x);
     }
   }
   {
     const x = m.historyLength;
     if (x !== undefined && hasOwn(m, "historyLength")) {
       if (typeof x !== "number") bail();
-      s += (s.length === 1 ? "\"historyLength\":" : ",\"historyLength\":") + JSON.stringify(x);
+      s = s + (s.length === n ? "\"historyLength\":" : ",\"historyLength\":") + JSON.stringify(x);
     }
   }
   {
     const x = m.statusTimestampAfter;
     if (x !== undefined && hasOwn(m, "statusTimestampAfter")) {
-      s += (s.length === 1 ? "\"statusTimestampAfter\":" : ",\"statusTimestampAfter\":") + writeTimestamp(x);
+      s = putTimestamp(s + (s.length === n ? "\"statusTimestampAfter\":\"" : ",\"statusTimestampAfter\":\""), x);
     }
   }
   {
     const x = m.includeArtifacts;
     if (x !== undefined && hasOwn(m, "includeArtifacts")) {
       if (typeof x !== "boolean") bail();
-      s += (s.length === 1 ? "\"includeArtifacts\":" : ",\"includeArtifacts\":") + (x ? "true" : "false");
+      s = s + (s.length === n ? "\"includeArtifacts\":" : ",\"includeArtifacts\":") + (x ? "true" : "false");
     }
   }
   return s + "}";
@@ -3545,45 +3756,51 @@ export function validListTasksRequest(m: ListTasksRequest): boolean {
 }
 
 export function writeListTasksResponse(m: ListTasksResponse): string {
+  const s = putListTasksResponse("{", m);
+  endWrite();
+  return s;
+}
+
+function putListTasksResponse(s: string, m: ListTasksResponse): string {
   if (m.$typeName !== "lf.a2a.v1.ListTasksResponse") bail();
-  let s = "{";
+  const n = s.length;
   {
     const l = m.tasks;
     if (l.length != 0) {
-      let t = "";
+      s = s + (s.length === n ? "\"tasks\":[" : ",\"tasks\":[");
       for (let i = 0; i < l.length; i++) {
         const x = l[i];
         if (x === undefined) bail();
-        t += (i === 0 ? "" : ",") + writeTask(x);
+        s = putTask(s + (i === 0 ? "{" : ",{"), x);
       }
-      s += (s.length === 1 ? "\"tasks\":" : ",\"tasks\":") + "[" + t + "]";
+      s += "]";
     }
   }
   {
     const x = m.nextPageToken;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"nextPageToken\":" : ",\"nextPageToken\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"nextPageToken\":\"" : ",\"nextPageToken\":\""), x);
     }
   }
   {
     const x = m.pageSize;
     if (x != 0) {
       if (typeof x !== "number") bail();
-      s += (s.length === 1 ? "\"pageSize\":" : ",\"pageSize\":") + JSON.stringify(x);
+      s = s + (s.length === n ? "\"pageSize\":" : ",\"pageSize\":") + JSON.stringify(x);
     }
   }
   {
     const x = m.totalSize;
     if (x != 0) {
       if (typeof x !== "number") bail();
-      s += (s.length === 1 ? "\"totalSize\":" : ",\"totalSize\":") + JSON.stringify(x);
+      s = s + (s.length === n ? "\"totalSize\":" : ",\"totalSize\":") + JSON.stringify(x);
     }
   }
-  if (m.tasks.length == 0) s += (s.length === 1 ? "\"tasks\":" : ",\"tasks\":") + "[]";
-  if (!(m.nextPageToken !== "")) s += (s.length === 1 ? "\"nextPageToken\":" : ",\"nextPageToken\":") + "\"\"";
-  if (!(m.pageSize != 0)) s += (s.length === 1 ? "\"pageSize\":" : ",\"pageSize\":") + "0";
-  if (!(m.totalSize != 0)) s += (s.length === 1 ? "\"totalSize\":" : ",\"totalSize\":") + "0";
+  if (m.tasks.length == 0) s = s + (s.length === n ? "\"tasks\":[]" : ",\"tasks\":[]");
+  if (!(m.nextPageToken !== "")) s = s + (s.length === n ? "\"nextPageToken\":\"\"" : ",\"nextPageToken\":\"\"");
+  if (!(m.pageSize != 0)) s = s + (s.length === n ? "\"pageSize\":0" : ",\"pageSize\":0");
+  if (!(m.totalSize != 0)) s = s + (s.length === n ? "\"totalSize\":0" : ",\"totalSize\":0");
   return s + "}";
 }
 
@@ -3646,29 +3863,35 @@ export function validListTasksResponse(m: ListTasksResponse): boolean {
 }
 
 export function writeCancelTaskRequest(m: CancelTaskRequest): string {
+  const s = putCancelTaskRequest("{", m);
+  endWrite();
+  return s;
+}
+
+function putCancelTaskRequest(s: string, m: CancelTaskRequest): string {
   if (m.$typeName !== "lf.a2a.v1.CancelTaskRequest") bail();
-  let s = "{";
+  const n = s.length;
   {
     const x = m.tenant;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"tenant\":" : ",\"tenant\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"tenant\":\"" : ",\"tenant\":\""), x);
     }
   }
   {
     const x = m.id;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"id\":" : ",\"id\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"id\":\"" : ",\"id\":\""), x);
     }
   }
   {
     const x = m.metadata;
     if (x !== undefined && hasOwn(m, "metadata")) {
-      s += (s.length === 1 ? "\"metadata\":" : ",\"metadata\":") + writeStruct(x);
+      s = putStruct(s + (s.length === n ? "\"metadata\":{" : ",\"metadata\":{"), x);
     }
   }
-  if (!(m.id !== "")) s += (s.length === 1 ? "\"id\":" : ",\"id\":") + "\"\"";
+  if (!(m.id !== "")) s = s + (s.length === n ? "\"id\":\"\"" : ",\"id\":\"\"");
   return s + "}";
 }
 
@@ -3717,31 +3940,37 @@ export function validCancelTaskRequest(m: CancelTaskRequest): boolean {
 }
 
 export function writeGetTaskPushNotificationConfigRequest(m: GetTaskPushNotificationConfigRequest): string {
+  const s = putGetTaskPushNotificationConfigRequest("{", m);
+  endWrite();
+  return s;
+}
+
+function putGetTaskPushNotificationConfigRequest(s: string, m: GetTaskPushNotificationConfigRequest): string {
   if (m.$typeName !== "lf.a2a.v1.GetTaskPushNotificationConfigRequest") bail();
-  let s = "{";
+  const n = s.length;
   {
     const x = m.tenant;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"tenant\":" : ",\"tenant\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"tenant\":\"" : ",\"tenant\":\""), x);
     }
   }
   {
     const x = m.taskId;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"taskId\":" : ",\"taskId\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"taskId\":\"" : ",\"taskId\":\""), x);
     }
   }
   {
     const x = m.id;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"id\":" : ",\"id\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"id\":\"" : ",\"id\":\""), x);
     }
   }
-  if (!(m.taskId !== "")) s += (s.length === 1 ? "\"taskId\":" : ",\"taskId\":") + "\"\"";
-  if (!(m.id !== "")) s += (s.length === 1 ? "\"id\":" : ",\"id\":") + "\"\"";
+  if (!(m.taskId !== "")) s = s + (s.length === n ? "\"taskId\":\"\"" : ",\"taskId\":\"\"");
+  if (!(m.id !== "")) s = s + (s.length === n ? "\"id\":\"\"" : ",\"id\":\"\"");
   return s + "}";
 }
 
@@ -3789,31 +4018,37 @@ export function validGetTaskPushNotificationConfigRequest(m: GetTaskPushNotifica
 }
 
 export function writeDeleteTaskPushNotificationConfigRequest(m: DeleteTaskPushNotificationConfigRequest): string {
+  const s = putDeleteTaskPushNotificationConfigRequest("{", m);
+  endWrite();
+  return s;
+}
+
+function putDeleteTaskPushNotificationConfigRequest(s: string, m: DeleteTaskPushNotificationConfigRequest): string {
   if (m.$typeName !== "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest") bail();
-  let s = "{";
+  const n = s.length;
   {
     const x = m.tenant;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"tenant\":" : ",\"tenant\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"tenant\":\"" : ",\"tenant\":\""), x);
     }
   }
   {
     const x = m.taskId;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"taskId\":" : ",\"taskId\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"taskId\":\"" : ",\"taskId\":\""), x);
     }
   }
   {
     const x = m.id;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"id\":" : ",\"id\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"id\":\"" : ",\"id\":\""), x);
     }
   }
-  if (!(m.taskId !== "")) s += (s.length === 1 ? "\"taskId\":" : ",\"taskId\":") + "\"\"";
-  if (!(m.id !== "")) s += (s.length === 1 ? "\"id\":" : ",\"id\":") + "\"\"";
+  if (!(m.taskId !== "")) s = s + (s.length === n ? "\"taskId\":\"\"" : ",\"taskId\":\"\"");
+  if (!(m.id !== "")) s = s + (s.length === n ? "\"id\":\"\"" : ",\"id\":\"\"");
   return s + "}";
 }
 
@@ -3861,23 +4096,29 @@ export function validDeleteTaskPushNotificationConfigRequest(m: DeleteTaskPushNo
 }
 
 export function writeSubscribeToTaskRequest(m: SubscribeToTaskRequest): string {
+  const s = putSubscribeToTaskRequest("{", m);
+  endWrite();
+  return s;
+}
+
+function putSubscribeToTaskRequest(s: string, m: SubscribeToTaskRequest): string {
   if (m.$typeName !== "lf.a2a.v1.SubscribeToTaskRequest") bail();
-  let s = "{";
+  const n = s.length;
   {
     const x = m.tenant;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"tenant\":" : ",\"tenant\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"tenant\":\"" : ",\"tenant\":\""), x);
     }
   }
   {
     const x = m.id;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"id\":" : ",\"id\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"id\":\"" : ",\"id\":\""), x);
     }
   }
-  if (!(m.id !== "")) s += (s.length === 1 ? "\"id\":" : ",\"id\":") + "\"\"";
+  if (!(m.id !== "")) s = s + (s.length === n ? "\"id\":\"\"" : ",\"id\":\"\"");
   return s + "}";
 }
 
@@ -3918,37 +4159,43 @@ export function validSubscribeToTaskRequest(m: SubscribeToTaskRequest): boolean 
 }
 
 export function writeListTaskPushNotificationConfigsRequest(m: ListTaskPushNotificationConfigsRequest): string {
+  const s = putListTaskPushNotificationConfigsRequest("{", m);
+  endWrite();
+  return s;
+}
+
+function putListTaskPushNotificationConfigsRequest(s: string, m: ListTaskPushNotificationConfigsRequest): string {
   if (m.$typeName !== "lf.a2a.v1.ListTaskPushNotificationConfigsRequest") bail();
-  let s = "{";
+  const n = s.length;
   {
     const x = m.taskId;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"taskId\":" : ",\"taskId\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"taskId\":\"" : ",\"taskId\":\""), x);
     }
   }
   {
     const x = m.pageSize;
     if (x != 0) {
       if (typeof x !== "number") bail();
-      s += (s.length === 1 ? "\"pageSize\":" : ",\"pageSize\":") + JSON.stringify(x);
+      s = s + (s.length === n ? "\"pageSize\":" : ",\"pageSize\":") + JSON.stringify(x);
     }
   }
   {
     const x = m.pageToken;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"pageToken\":" : ",\"pageToken\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"pageToken\":\"" : ",\"pageToken\":\""), x);
     }
   }
   {
     const x = m.tenant;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"tenant\":" : ",\"tenant\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"tenant\":\"" : ",\"tenant\":\""), x);
     }
   }
-  if (!(m.taskId !== "")) s += (s.length === 1 ? "\"taskId\":" : ",\"taskId\":") + "\"\"";
+  if (!(m.taskId !== "")) s = s + (s.length === n ? "\"taskId\":\"\"" : ",\"taskId\":\"\"");
   return s + "}";
 }
 
@@ -4003,13 +4250,19 @@ export function validListTaskPushNotificationConfigsRequest(m: ListTaskPushNotif
 }
 
 export function writeGetExtendedAgentCardRequest(m: GetExtendedAgentCardRequest): string {
+  const s = putGetExtendedAgentCardRequest("{", m);
+  endWrite();
+  return s;
+}
+
+function putGetExtendedAgentCardRequest(s: string, m: GetExtendedAgentCardRequest): string {
   if (m.$typeName !== "lf.a2a.v1.GetExtendedAgentCardRequest") bail();
-  let s = "{";
+  const n = s.length;
   {
     const x = m.tenant;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"tenant\":" : ",\"tenant\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"tenant\":\"" : ",\"tenant\":\""), x);
     }
   }
   return s + "}";
@@ -4043,17 +4296,23 @@ export function validGetExtendedAgentCardRequest(m: GetExtendedAgentCardRequest)
 }
 
 export function writeSendMessageResponse(m: SendMessageResponse): string {
+  const s = putSendMessageResponse("{", m);
+  endWrite();
+  return s;
+}
+
+function putSendMessageResponse(s: string, m: SendMessageResponse): string {
   if (m.$typeName !== "lf.a2a.v1.SendMessageResponse") bail();
-  let s = "{";
+  const n = s.length;
   if (m.payload.case === "task") {
     const x = m.payload.value;
     if (x === undefined) bail();
-    s += (s.length === 1 ? "\"task\":" : ",\"task\":") + writeTask(x);
+    s = putTask(s + (s.length === n ? "\"task\":{" : ",\"task\":{"), x);
   }
   if (m.payload.case === "message") {
     const x = m.payload.value;
     if (x === undefined) bail();
-    s += (s.length === 1 ? "\"message\":" : ",\"message\":") + writeMessage(x);
+    s = putMessage(s + (s.length === n ? "\"message\":{" : ",\"message\":{"), x);
   }
   return s + "}";
 }
@@ -4100,27 +4359,33 @@ export function validSendMessageResponse(m: SendMessageResponse): boolean {
 }
 
 export function writeStreamResponse(m: StreamResponse): string {
+  const s = putStreamResponse("{", m);
+  endWrite();
+  return s;
+}
+
+function putStreamResponse(s: string, m: StreamResponse): string {
   if (m.$typeName !== "lf.a2a.v1.StreamResponse") bail();
-  let s = "{";
+  const n = s.length;
   if (m.payload.case === "task") {
     const x = m.payload.value;
     if (x === undefined) bail();
-    s += (s.length === 1 ? "\"task\":" : ",\"task\":") + writeTask(x);
+    s = putTask(s + (s.length === n ? "\"task\":{" : ",\"task\":{"), x);
   }
   if (m.payload.case === "message") {
     const x = m.payload.value;
     if (x === undefined) bail();
-    s += (s.length === 1 ? "\"message\":" : ",\"message\":") + writeMessage(x);
+    s = putMessage(s + (s.length === n ? "\"message\":{" : ",\"message\":{"), x);
   }
   if (m.payload.case === "statusUpdate") {
     const x = m.payload.value;
     if (x === undefined) bail();
-    s += (s.length === 1 ? "\"statusUpdate\":" : ",\"statusUpdate\":") + writeTaskStatusUpdateEvent(x);
+    s = putTaskStatusUpdateEvent(s + (s.length === n ? "\"statusUpdate\":{" : ",\"statusUpdate\":{"), x);
   }
   if (m.payload.case === "artifactUpdate") {
     const x = m.payload.value;
     if (x === undefined) bail();
-    s += (s.length === 1 ? "\"artifactUpdate\":" : ",\"artifactUpdate\":") + writeTaskArtifactUpdateEvent(x);
+    s = putTaskArtifactUpdateEvent(s + (s.length === n ? "\"artifactUpdate\":{" : ",\"artifactUpdate\":{"), x);
   }
   return s + "}";
 }
@@ -4187,25 +4452,31 @@ export function validStreamResponse(m: StreamResponse): boolean {
 }
 
 export function writeListTaskPushNotificationConfigsResponse(m: ListTaskPushNotificationConfigsResponse): string {
+  const s = putListTaskPushNotificationConfigsResponse("{", m);
+  endWrite();
+  return s;
+}
+
+function putListTaskPushNotificationConfigsResponse(s: string, m: ListTaskPushNotificationConfigsResponse): string {
   if (m.$typeName !== "lf.a2a.v1.ListTaskPushNotificationConfigsResponse") bail();
-  let s = "{";
+  const n = s.length;
   {
     const l = m.configs;
     if (l.length != 0) {
-      let t = "";
+      s = s + (s.length === n ? "\"configs\":[" : ",\"configs\":[");
       for (let i = 0; i < l.length; i++) {
         const x = l[i];
         if (x === undefined) bail();
-        t += (i === 0 ? "" : ",") + writeTaskPushNotificationConfig(x);
+        s = putTaskPushNotificationConfig(s + (i === 0 ? "{" : ",{"), x);
       }
-      s += (s.length === 1 ? "\"configs\":" : ",\"configs\":") + "[" + t + "]";
+      s += "]";
     }
   }
   {
     const x = m.nextPageToken;
     if (x !== "") {
       if (typeof x !== "string") bail();
-      s += (s.length === 1 ? "\"nextPageToken\":" : ",\"nextPageToken\":") + quote(x);
+      s = putString(s + (s.length === n ? "\"nextPageToken\":\"" : ",\"nextPageToken\":\""), x);
     }
   }
   return s + "}";

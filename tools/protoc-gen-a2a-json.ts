@@ -54,20 +54,21 @@ const RUNTIME = "../src/a2a/json-codec-runtime.js";
 
 type Runtime = Record<
   | "bail"
-  | "quote"
+  | "putString"
+  | "endWrite"
   | "hasOwn"
   | "readString"
   | "readBool"
   | "readInt32"
   | "readBytes"
-  | "writeBytes"
+  | "putBytes"
   | "readObject"
   | "readMapKey"
-  | "writeTimestamp"
+  | "putTimestamp"
   | "readTimestamp"
-  | "writeStruct"
+  | "putStruct"
   | "readStruct"
-  | "writeValue"
+  | "putValue"
   | "readValue"
   | "spend"
   | "validStruct"
@@ -150,7 +151,7 @@ function warnWithout(file: DescFile, without: Map<DescMessage, string>): void {
     `protoc-gen-a2a-json: WARNING: ${without.size} message(s) of ${file.name}.proto get no fast JSON codec ` +
       "and take the slower reflective path:\n" +
       `${lines.join("\n")}\n` +
-      "Teach tools/protoc-gen-a2a-json.ts the field kind (fieldSupported, writeItem, readItem) to get them back.\n",
+      "Teach tools/protoc-gen-a2a-json.ts the field kind (fieldSupported, putItem, readItem) to get them back.\n",
   );
 }
 
@@ -206,15 +207,31 @@ function fieldSupported(field: DescField, supported: ReadonlySet<DescMessage>): 
   }
 }
 
-const key = (field: DescField) => JSON.stringify(field.jsonName);
-
 /**
- * The key of a field as written after what `s` (the object so far, from its
- * "{") holds: with a comma unless it is the first. (Not a substring of the
- * finished text: that would flatten, and so copy, every nested object again.)
+ * What a writer appends before one value: the text `first` when the JS
+ * condition `cond` holds (or always, when there is no condition), else `next`.
+ * A field's key comes with a comma unless nothing was written before it in
+ * its object (`n`: the length of the text up to the object's "{").
  */
-const prefix = (field: DescField) =>
-  `(s.length === 1 ? ${JSON.stringify(`${key(field)}:`)} : ${JSON.stringify(`,${key(field)}:`)})`;
+interface Before {
+  readonly cond?: string;
+  readonly first: string;
+  readonly next: string;
+}
+
+const fieldBefore = (field: DescField): Before => {
+  const key = `${JSON.stringify(field.jsonName)}:`;
+  return { cond: "s.length === n", first: key, next: `,${key}` };
+};
+
+const itemBefore: Before = { cond: "i === 0", first: "", next: "," };
+
+/** The JS expression of the text so far, `s`, with what goes before a value and `more` (its opening quote or brace). */
+function withBefore(before: Before, more = ""): string {
+  const first = JSON.stringify(before.first + more);
+  if (before.cond === undefined) return first === '""' ? "s" : `s + ${first}`;
+  return `s + (${before.cond} ? ${first} : ${JSON.stringify(before.next + more)})`;
+}
 
 function enumName(e: DescEnum): string {
   return e.typeName.slice(e.file.proto.package.length + 1).replace(/\./g, "_");
@@ -251,26 +268,31 @@ function itemOf(field: DescField): Item {
 
 // ------------------------------------------------------------------ writers
 
-/** The expression writing one value `x` (type-checked already) of the field. */
-function writeItem(rt: Runtime, field: DescField, x: string): Printable[] {
+/**
+ * The statement appending to the text so far, `s`, what goes before one
+ * value `x` (type-checked already) of the field and the value itself, as
+ * JSON. Each piece is appended to `s` once, in order: the text is one chain
+ * of pieces (see printWriter).
+ */
+function putItem(rt: Runtime, field: DescField, x: string, before: Before): Printable[] {
   const item = itemOf(field);
-  if (item.kind === "enum") return [`write${enumName(item.enum)}(${x})`];
+  if (item.kind === "enum") return [`s = ${withBefore(before)} + write${enumName(item.enum)}(${x});`];
   if (item.kind === "message") {
     const name = item.message.typeName;
-    if (name === TIMESTAMP) return [rt.writeTimestamp, `(${x})`];
-    if (name === STRUCT) return [rt.writeStruct, `(${x})`];
-    if (name === VALUE) return [rt.writeValue, `(${x})`];
-    return [`write${baseName(item.message)}(${x})`];
+    if (name === TIMESTAMP) return ["s = ", rt.putTimestamp, `(${withBefore(before, '"')}, ${x});`];
+    if (name === STRUCT) return ["s = ", rt.putStruct, `(${withBefore(before, "{")}, ${x});`];
+    if (name === VALUE) return ["s = ", rt.putValue, `(${withBefore(before)}, ${x});`];
+    return [`s = put${baseName(item.message)}(${withBefore(before, "{")}, ${x});`];
   }
   switch (item.scalar) {
     case ScalarType.STRING:
-      return [rt.quote, `(${x})`];
+      return ["s = ", rt.putString, `(${withBefore(before, '"')}, ${x});`];
     case ScalarType.BOOL:
-      return [`(${x} ? "true" : "false")`];
+      return [`s = ${withBefore(before)} + (${x} ? "true" : "false");`];
     case ScalarType.INT32:
-      return [`JSON.stringify(${x})`];
+      return [`s = ${withBefore(before)} + JSON.stringify(${x});`];
     default:
-      return [rt.writeBytes, `(${x})`];
+      return ["s = ", rt.putBytes, `(${withBefore(before, '"')}, ${x});`];
   }
 }
 
@@ -339,7 +361,7 @@ function printWriteField(f: GeneratedFile, rt: Runtime, field: DescField): void 
     f.print(`  if (${oneof}.case === ${JSON.stringify(field.localName)}) {`);
     f.print("    const x = ", oneof, ".value;");
     f.print("    ", ...typeCheck(rt, field, "x"));
-    f.print("    s += ", prefix(field), " + ", ...writeItem(rt, field, "x"), ";");
+    f.print("    ", ...putItem(rt, field, "x", fieldBefore(field)));
     f.print("  }");
     return;
   }
@@ -347,13 +369,13 @@ function printWriteField(f: GeneratedFile, rt: Runtime, field: DescField): void 
     f.print("  {");
     f.print("    const l = ", local, ";");
     f.print("    if (l.length != 0) {");
-    f.print(`      let t = "";`);
+    f.print(`      s = ${withBefore(fieldBefore(field), "[")};`);
     f.print("      for (let i = 0; i < l.length; i++) {");
     f.print("        const x = l[i];");
     f.print("        ", ...typeCheck(rt, field, "x"));
-    f.print(`        t += (i === 0 ? "" : ",") + `, ...writeItem(rt, field, "x"), ";");
+    f.print("        ", ...putItem(rt, field, "x", itemBefore));
     f.print("      }");
-    f.print("      s += ", prefix(field), ` + "[" + t + "]";`);
+    f.print(`      s += "]";`);
     f.print("    }");
     f.print("  }");
     return;
@@ -363,14 +385,15 @@ function printWriteField(f: GeneratedFile, rt: Runtime, field: DescField): void 
     f.print("    const r = ", local, " as Record<string, unknown>;");
     f.print("    const ks = Object.keys(r);");
     f.print("    if (ks.length != 0) {");
-    f.print(`      let t = "";`);
+    f.print(`      s = ${withBefore(fieldBefore(field), "{")};`);
     f.print("      for (let i = 0; i < ks.length; i++) {");
     f.print("        const k = ks[i] as string;");
     f.print("        const x = r[k] as ", mapValueType(f, field), ";");
     f.print("        ", ...typeCheck(rt, field, "x"));
-    f.print(`        t += (i === 0 ? "" : ",") + `, rt.quote, `(k) + ":" + `, ...writeItem(rt, field, "x"), ";");
+    f.print("        s = ", rt.putString, `(${withBefore(itemBefore, '"')}, k, '":');`);
+    f.print("        ", ...putItem(rt, field, "x", { first: "", next: "" }));
     f.print("      }");
-    f.print("      s += ", prefix(field), ` + "{" + t + "}";`);
+    f.print(`      s += "}";`);
     f.print("    }");
     f.print("  }");
     return;
@@ -383,7 +406,7 @@ function printWriteField(f: GeneratedFile, rt: Runtime, field: DescField): void 
     f.print(`    if (${implicitWritten(field, "x")}) {`);
   }
   if (field.fieldKind !== "message") f.print("      ", ...typeCheck(rt, field, "x"));
-  f.print("      s += ", prefix(field), " + ", ...writeItem(rt, field, "x"), ";");
+  f.print("      ", ...putItem(rt, field, "x", fieldBefore(field)));
   f.print("    }");
   f.print("  }");
 }
@@ -393,16 +416,30 @@ function mapValueType(f: GeneratedFile, field: DescField): Printable {
   return field.mapKind === "message" ? f.importShape(field.message) : "string";
 }
 
+/**
+ * `write<Name>(m)`, the message as JSON text, and `put<Name>(s, m)`: the
+ * text `s` (ending with the message's "{") followed by the rest of the
+ * message. Every piece is appended once to the one growing text, never to a
+ * text of its own first: the result is a single chain of pieces, which is
+ * cheaper to build, and to flatten when it is sent, than a tree of them.
+ */
 function printWriter(f: GeneratedFile, rt: Runtime, message: DescMessage): void {
   const shape = f.importShape(message);
-  f.print(`export function write${baseName(message)}(m: `, shape, "): string {");
+  const name = baseName(message);
+  f.print(`export function write${name}(m: `, shape, "): string {");
+  f.print(`  const s = put${name}("{", m);`);
+  f.print("  ", rt.endWrite, "();");
+  f.print("  return s;");
+  f.print("}");
+  f.print();
+  f.print(`function put${name}(s: string, m: `, shape, "): string {");
   f.print(`  if (m.$typeName !== ${JSON.stringify(message.typeName)}) `, rt.bail, "();");
-  f.print(`  let s = "{";`);
+  f.print("  const n = s.length;");
   for (const field of [...message.fields].sort((a, b) => a.number - b.number)) printWriteField(f, rt, field);
   for (const field of message.fields) {
     const zero = zeroJson(field);
     if (!isRequired(field) || zero === undefined) continue;
-    f.print(`  if (${notWritten(field, `m.${field.localName}`)}) s += `, prefix(field), ` + ${JSON.stringify(zero)};`);
+    f.print(`  if (${notWritten(field, `m.${field.localName}`)}) s = ${withBefore(fieldBefore(field), zero)};`);
   }
   f.print(`  return s + "}";`);
   f.print("}");
@@ -703,20 +740,21 @@ function generateTs(schema: Schema): void {
     const rt = Object.fromEntries(
       [
         "bail",
-        "quote",
+        "putString",
+        "endWrite",
         "hasOwn",
         "readString",
         "readBool",
         "readInt32",
         "readBytes",
-        "writeBytes",
+        "putBytes",
         "readObject",
         "readMapKey",
-        "writeTimestamp",
+        "putTimestamp",
         "readTimestamp",
-        "writeStruct",
+        "putStruct",
         "readStruct",
-        "writeValue",
+        "putValue",
         "readValue",
         "spend",
         "validStruct",

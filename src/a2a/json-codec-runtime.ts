@@ -88,9 +88,45 @@ export const hasOwn: (o: object, key: PropertyKey) => boolean = (o, key) => Obje
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what must be escaped.
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
-/** `JSON.stringify(s)` for a string, without its cost when nothing needs escaping (most strings). */
-export function quote(s: string): string {
-  return NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`;
+/**
+ * Strings of the text being written found to need no escaping, by `slot`: a
+ * task repeats its ids (in its messages, its history) and often its text, and
+ * an equality test costs less than a scan. Short strings only, forgotten when
+ * the text is written (`endWrite`): nothing written is kept alive.
+ */
+const SLOTS = 32;
+const safe: string[] = Array.from({ length: SLOTS }, () => "");
+const MAX_SAFE_LENGTH = 128;
+
+/** Ends a writer's text: forgets its strings (a loop: `fill` costs more for so few). */
+export function endWrite(): void {
+  for (let i = 0; i < SLOTS; i++) safe[i] = "";
+}
+
+/** A string's place in `safe`: from its length and its first and last characters, which tell random ids apart. */
+function slot(s: string): number {
+  return (s.length + 7 * s.charCodeAt(0) + s.charCodeAt(s.length - 1)) & (SLOTS - 1);
+}
+
+function needsEscape(s: string): boolean {
+  if (s.length > MAX_SAFE_LENGTH) return NEEDS_ESCAPE.test(s);
+  const i = slot(s);
+  if (safe[i] === s) return false;
+  if (NEEDS_ESCAPE.test(s)) return true;
+  safe[i] = s;
+  return false;
+}
+
+/**
+ * `text` (ending with a string's opening quote) followed by `s` as
+ * `JSON.stringify` writes it between the quotes, and `close` (the closing
+ * quote and what follows it). Most strings need no escaping: they are
+ * appended as they are, without a copy.
+ */
+export function putString(text: string, s: string, close = '"'): string {
+  if (!needsEscape(s)) return text + s + close;
+  const json = JSON.stringify(s);
+  return text + json.substring(1, json.length - 1) + close;
 }
 
 /** A string field's value: protobuf-es accepts well-formed UTF-16 only. */
@@ -120,9 +156,9 @@ export function readBytes(x: unknown): Uint8Array {
   }
 }
 
-/** A bytes value as JSON text (standard base64 needs no escaping). */
-export function writeBytes(x: Uint8Array): string {
-  return `"${base64Encode(x)}"`;
+/** `text` (ending with the opening quote) followed by a bytes value (standard base64 needs no escaping). */
+export function putBytes(text: string, x: Uint8Array): string {
+  return `${text + base64Encode(x)}"`;
 }
 
 /** A value of a `map<string, …>` field: an object, or bail. */
@@ -148,25 +184,26 @@ const RFC3339 =
 let isoSecond = Number.NaN;
 let isoPrefix = "";
 
-export function writeTimestamp(t: Timestamp): string {
+/** `text` (ending with the opening quote) followed by a Timestamp's RFC 3339 text. */
+export function putTimestamp(text: string, t: Timestamp): string {
   if (t.$typeName !== "google.protobuf.Timestamp") bail();
   const seconds = Number(t.seconds);
   const ms = seconds * 1000;
   if (!Number.isInteger(seconds) || ms < TIMESTAMP_MS_MIN || ms > TIMESTAMP_MS_MAX) bail();
   if (t.nanos < 0 || t.nanos > 999_999_999) bail();
-  let z = "Z";
+  let z = 'Z"';
   if (t.nanos > 0) {
     const nanos = (t.nanos + 1_000_000_000).toString().substring(1);
-    if (nanos.substring(3) === "000000") z = `.${nanos.substring(0, 3)}Z`;
-    else if (nanos.substring(6) === "000") z = `.${nanos.substring(0, 6)}Z`;
-    else z = `.${nanos}Z`;
+    if (nanos.substring(3) === "000000") z = `.${nanos.substring(0, 3)}Z"`;
+    else if (nanos.substring(6) === "000") z = `.${nanos.substring(0, 6)}Z"`;
+    else z = `.${nanos}Z"`;
   }
   // toISOString() of a whole second ends in ".000Z", which protobuf-es replaces with the fraction.
   if (seconds !== isoSecond) {
     isoPrefix = new Date(ms).toISOString().substring(0, 19);
     isoSecond = seconds;
   }
-  return `"${isoPrefix}${z}"`;
+  return text + isoPrefix + z;
 }
 
 export function readTimestamp(x: unknown): Timestamp {
@@ -187,37 +224,37 @@ export function readTimestamp(x: unknown): Timestamp {
 
 // ------------------------------------------------------ Struct as JsonObject
 
-/** A `google.protobuf.Struct` field (held as a JsonObject) as JSON text. */
-export function writeStruct(x: JsonObject): string {
+/** `text` (ending with "{") followed by the rest of a `google.protobuf.Struct` field (held as a JsonObject). */
+export function putStruct(text: string, x: JsonObject): string {
   if (typeof x !== "object" || x === null || Array.isArray(x)) bail();
-  return writeJsonObject(x, 0);
+  return putJsonObject(text, x, 0);
 }
 
-function writeJsonObject(x: object, depth: number): string {
+/** `text` (ending with "{") followed by the members of `x` and the closing "}". */
+function putJsonObject(text: string, x: object, depth: number): string {
   const keys = Object.keys(x);
-  let s = "";
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i] as string;
-    s += `${i === 0 ? "" : ","}${quote(key)}:${writeJson((x as Record<string, unknown>)[key], depth + 1)}`;
+    text = putJson(putString(text + (i === 0 ? '"' : ',"'), key, '":'), (x as Record<string, unknown>)[key], depth + 1);
   }
-  return `{${s}}`;
+  return `${text}}`;
 }
 
-function writeJson(x: unknown, depth: number): string {
+function putJson(text: string, x: unknown, depth: number): string {
   if (depth > MAX_DEPTH) bail();
   switch (typeof x) {
     case "string":
-      return quote(x);
+      return putString(`${text}"`, x);
     case "number":
-      return writeNumber(x);
+      return text + writeNumber(x);
     case "boolean":
-      return x ? "true" : "false";
+      return text + (x ? "true" : "false");
     case "object": {
-      if (x === null) return "null";
-      if (!Array.isArray(x)) return writeJsonObject(x, depth);
-      let s = "";
-      for (let i = 0; i < x.length; i++) s += `${i === 0 ? "" : ","}${writeJson(x[i], depth + 1)}`;
-      return `[${s}]`;
+      if (x === null) return `${text}null`;
+      if (!Array.isArray(x)) return putJsonObject(`${text}{`, x, depth);
+      text += "[";
+      for (let i = 0; i < x.length; i++) text = putJson(i === 0 ? text : `${text},`, x[i], depth + 1);
+      return `${text}]`;
     }
     default:
       return bail();
@@ -266,43 +303,43 @@ function copyJson(x: unknown, depth: number): JsonValue {
 
 // -------------------------------------------------------------------- Value
 
-/** A `google.protobuf.Value` message as JSON text. */
-export function writeValue(v: Value): string {
+/** `text` followed by a `google.protobuf.Value` message as JSON. */
+export function putValue(text: string, v: Value): string {
   if (v.$typeName !== "google.protobuf.Value") bail();
-  return writeValueKind(v, 0);
+  return putValueKind(text, v, 0);
 }
 
-function writeValueKind(v: Value, depth: number): string {
+function putValueKind(text: string, v: Value, depth: number): string {
   if (depth > MAX_DEPTH) bail();
   const kind = v.kind;
   switch (kind.case) {
     case "nullValue":
-      return "null";
+      return `${text}null`;
     case "numberValue":
       if (typeof kind.value !== "number") bail();
-      return writeNumber(kind.value);
+      return text + writeNumber(kind.value);
     case "boolValue":
       if (typeof kind.value !== "boolean") bail();
-      return kind.value ? "true" : "false";
+      return text + (kind.value ? "true" : "false");
     case "stringValue":
       if (typeof kind.value !== "string") bail();
-      return quote(kind.value);
+      return putString(`${text}"`, kind.value);
     case "structValue": {
       const fields = kind.value.fields;
       const keys = Object.keys(fields);
-      let s = "";
+      text += "{";
       for (let i = 0; i < keys.length; i++) {
         const key = keys[i] as string;
-        s += `${i === 0 ? "" : ","}${quote(key)}:${writeValueKind(fields[key] as Value, depth + 1)}`;
+        text = putValueKind(putString(text + (i === 0 ? '"' : ',"'), key, '":'), fields[key] as Value, depth + 1);
       }
-      return `{${s}}`;
+      return `${text}}`;
     }
     case "listValue": {
       const values = kind.value.values;
-      let s = "";
+      text += "[";
       for (let i = 0; i < values.length; i++)
-        s += `${i === 0 ? "" : ","}${writeValueKind(values[i] as Value, depth + 1)}`;
-      return `[${s}]`;
+        text = putValueKind(i === 0 ? text : `${text},`, values[i] as Value, depth + 1);
+      return `${text}]`;
     }
     default:
       return bail();

@@ -7,7 +7,7 @@
  * input must not bail: the fast path has to actually answer.
  */
 import { isDeepStrictEqual } from "node:util";
-import type { DescMessage, JsonValue } from "@bufbuild/protobuf";
+import { create, type DescMessage, type JsonValue } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
 import { a2aJsonCodecs } from "../../gen/a2a_json.js";
 import {
@@ -193,6 +193,24 @@ describe("generated ProtoJSON codecs", () => {
       expect(outcome(() => encodeMessageText(TaskSchema, message as never))).toEqual(
         outcome(() => JSON.stringify(encodeMessage(TaskSchema, message as never))),
       );
+    }
+  });
+
+  it("escape a string equal in length, first and last character to a string written before it without escaping", () => {
+    // The writers remember the strings of a text that needed no escaping, by length, first and last character:
+    // only an equal string may skip the check, never one that merely shares its place in the memory.
+    const write = a2aJsonCodecs.get(TaskSchema)?.write as (task: unknown) => string;
+    const first = "ab-1";
+    for (const second of ['a"-1', "a\\-1", "a\u0001-1", "a\ud800-1"]) {
+      const task = create(TaskSchema, {
+        id: first,
+        contextId: second,
+        history: [
+          { messageId: second, taskId: first, contextId: second, parts: [{ content: { case: "text", value: first } }] },
+        ],
+      });
+      expect(write(task)).toBe(JSON.stringify(encodeMessage(TaskSchema, task)));
+      expect(JSON.parse(write(task)).contextId).toBe(second);
     }
   });
 });
