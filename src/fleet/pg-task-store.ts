@@ -12,6 +12,7 @@ import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import type { StreamResponse, Task } from "../../gen/a2a_pb.js";
 import { isTerminalState } from "../a2a/task-state.js";
 import { defaultLogger, type Logger } from "../runtime/logger.js";
+import { isStorableText } from "../server/request-ids.js";
 import { CorruptRecordError, StoreError, TaskVersionConflictError } from "../server/store-errors.js";
 import type { StoredTask, TaskCursor, TaskPage, TaskQuery, TaskStore, TaskWriter } from "../server/task-store.js";
 import { fillPage } from "./fill-page.js";
@@ -20,7 +21,6 @@ import { encodeEvent, taskDigest } from "./task-events.js";
 import { taskFromRow, taskRowValues } from "./task-rows.js";
 import { type LeaseWrite, type TaskKey, type TaskSave, TaskSaveBatches } from "./task-save-batches.js";
 import { DELETE_TASK, GET_TASK, listTasksStatement } from "./task-sql.js";
-import { isStorableText } from "./text-array.js";
 
 export interface PgTaskStoreOptions {
   /** A `pg.Pool` (or `createPostgresPool()`), on a database `migrate()` has prepared. */

@@ -14,21 +14,9 @@ const TEXT_OID = 25;
 /** ndim, has-nulls flag, element type; then, with one dimension, its length and lower bound. */
 const HEADER_BYTES = 20;
 
-/** NUL, or (in `u` mode a surrogate pair is one code point, so `\p{Cs}` matches only) an unpaired surrogate. */
-const UNSTORABLE = /[\0\p{Cs}]/u;
-
-/**
- * Whether a `text` column holds `value` exactly: PostgreSQL refuses NUL in
- * text, and UTF-8 has no form for an unpaired surrogate (encoding one
- * writes U+FFFD instead).
- */
-export function isStorableText(value: string): boolean {
-  return !UNSTORABLE.test(value);
-}
-
 /**
  * The binary form of a one-dimensional `text[]` of `values` (no nulls; `[]`
- * when empty). Every value must be storable (see `isStorableText`).
+ * when empty). Every value must be storable (`isStorableText`, request-ids.ts).
  */
 export function textArray(values: readonly string[]): Buffer {
   const count = values.length;

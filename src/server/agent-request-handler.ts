@@ -79,6 +79,7 @@ import { checkWebhookUrl, readableConfig } from "./push/webhook-config.js";
 import type { PushNotificationConfigStore } from "./push-config-store.js";
 import { randomUuid } from "./random-uuid.js";
 import type { A2ARequestHandler } from "./request-handler.js";
+import { checkId, checkIds } from "./request-ids.js";
 import type { SecretSource } from "./secret-source.js";
 import { type RegisteredSkill, routeSkill, SKILL_ID_METADATA_KEY } from "./skills.js";
 import { TaskVersionConflictError } from "./store-errors.js";
@@ -322,6 +323,9 @@ export class AgentRequestHandler implements A2ARequestHandler {
     const emptyParts = partViolations(message.parts, "message.parts");
     if (emptyParts.length > 0) throw invalidParams(emptyParts);
     checkHistoryLength(request.configuration?.historyLength, "configuration.historyLength");
+    checkId(message.taskId, "message.taskId");
+    checkId(message.contextId, "message.contextId");
+    checkIds(message.referenceTaskIds, "message.referenceTaskIds");
     const { taskStore, pushNotificationStore } = this.#options;
     const scope = scopeOf(request.tenant, caller);
     const owner = caller.principal;
@@ -341,7 +345,10 @@ export class AgentRequestHandler implements A2ARequestHandler {
 
     const pushConfig = request.configuration?.taskPushNotificationConfig;
     if (pushConfig && !pushNotificationStore) throw pushNotSupported();
-    if (pushConfig) checkWebhookUrl(pushConfig.url, "configuration.taskPushNotificationConfig.url");
+    if (pushConfig) {
+      checkWebhookUrl(pushConfig.url, "configuration.taskPushNotificationConfig.url");
+      checkId(pushConfig.id, "configuration.taskPushNotificationConfig.id");
+    }
 
     const route = routeSkill(this.#options.skills, message, platform, existing?.task);
     if ("skill" in route)
@@ -485,6 +492,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
     const caller = context.identity ?? (await this.authenticate(context));
     this.#negotiate(context);
     checkHistoryLength(request.historyLength);
+    checkId(request.id, "id");
     const { task } = await this.#findTask(request.id, scopeOf(request.tenant, caller), caller, "GetTask");
     return taskView(snapshotTask(task), { historyLength: request.historyLength });
   }
@@ -493,6 +501,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
   async listTasks(request: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
     const caller = context.identity ?? (await this.authenticate(context));
     this.#negotiate(context);
+    checkId(request.contextId, "contextId");
     const everyOwner = this.#options.authorize !== undefined && (await this.#widened(caller, "ListTasks", undefined));
     const owner = everyOwner ? undefined : caller.principal;
     return listTasks(this.#options.taskStore, this.liveTasks, scopeOf(request.tenant, caller), owner, request);
@@ -507,6 +516,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
   async cancelTask(request: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
     const caller = context.identity ?? (await this.authenticate(context));
     this.#negotiate(context, request.metadata);
+    checkId(request.id, "id");
     const scope = scopeOf(request.tenant, caller);
     for (let attempt = 1; ; attempt++) {
       try {
@@ -571,6 +581,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
     const caller = context.identity ?? (await this.authenticate(context));
     this.#negotiate(context);
     this.#checkStreaming();
+    checkId(request.id, "id");
     const scope = scopeOf(request.tenant, caller);
     const found = await this.#findTask(request.id, scope, caller, "SubscribeToTask");
     const state = found.task.status?.state;
@@ -625,6 +636,8 @@ export class AgentRequestHandler implements A2ARequestHandler {
     const caller = context.identity ?? (await this.authenticate(context));
     const store = this.#pushStore(context);
     if (!request.taskId) throw invalidParams([{ field: "taskId", description: "taskId is required" }]);
+    checkId(request.taskId, "taskId");
+    checkId(request.id, "id");
     checkWebhookUrl(request.url, "url");
     const scope = scopeOf(request.tenant, caller);
     await this.#findTask(request.taskId, scope, caller, "CreateTaskPushNotificationConfig");
@@ -639,6 +652,8 @@ export class AgentRequestHandler implements A2ARequestHandler {
   ): Promise<TaskPushNotificationConfig> {
     const caller = context.identity ?? (await this.authenticate(context));
     const store = this.#pushStore(context);
+    checkId(request.taskId, "taskId");
+    checkId(request.id, "id");
     const scope = scopeOf(request.tenant, caller);
     await this.#findTask(request.taskId, scope, caller, "GetTaskPushNotificationConfig");
     const config = (await store.get(request.taskId, request.id, scope))?.config;
@@ -658,6 +673,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
     const caller = context.identity ?? (await this.authenticate(context));
     const store = this.#pushStore(context);
     if (!request.taskId) throw invalidParams([{ field: "taskId", description: "taskId is required" }]);
+    checkId(request.taskId, "taskId");
     if (request.pageSize < 0)
       throw invalidParams([{ field: "pageSize", description: "pageSize must not be negative" }]);
     const pageSize = Math.min(request.pageSize || DEFAULT_PUSH_CONFIG_PAGE_SIZE, DEFAULT_PUSH_CONFIG_PAGE_SIZE);
@@ -678,6 +694,8 @@ export class AgentRequestHandler implements A2ARequestHandler {
   ): Promise<Empty> {
     const caller = context.identity ?? (await this.authenticate(context));
     const store = this.#pushStore(context);
+    checkId(request.taskId, "taskId");
+    checkId(request.id, "id");
     const scope = scopeOf(request.tenant, caller);
     await this.#findTask(request.taskId, scope, caller, "DeleteTaskPushNotificationConfig");
     await store.delete(request.taskId, request.id, scope);
@@ -744,9 +762,11 @@ function checkAcceptsMessages(task: Task, message: Message): void {
 
 /**
  * The partition a request's tasks live in: the A2A `tenant` of the request
- * and the tenant of the authenticated caller. Opaque to stores.
+ * and the tenant of the authenticated caller. Opaque to stores. A request
+ * tenant no store can hold is refused here, for every method (request-ids.ts).
  */
 export function scopeOf(tenant: string, caller: CallerIdentity): string {
+  checkId(tenant, "tenant");
   return `${tenant.length}:${tenant}${caller.tenantId}`;
 }
 

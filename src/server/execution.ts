@@ -242,41 +242,38 @@ export class Execution implements ToolEventChannel {
     });
   }
 
-  async #finalize(outcome: Exclude<Outcome, { kind: "preempted" }>): Promise<void> {
+  /** What the outcome writes, and its save; undefined when it writes nothing (not async: one promise fewer per run). */
+  #finalize(outcome: Exclude<Outcome, { kind: "preempted" }>): Promise<void> | undefined {
     const { logger } = this.#options;
     // Harness rule 5 (and harness rule 1 when a CancelTask raced the return): a terminal state stands.
-    if (this.live.terminal) return;
+    if (this.live.terminal) return undefined;
     if (outcome.kind === "threw") {
       if (isCancellation(outcome.error)) {
         // Harness rule 2: the skill gave up on its own; the task keeps its last state.
         logger.info({ task_id: this.live.task.id }, "skill ended in a cancellation nobody requested; task left as is");
-        return;
+        return undefined;
       }
       logger.warn({ err: outcome.error, task_id: this.live.task.id }, "skill failed");
       // Masked once for both parts: the error detail carries the same text as the message.
       const description = this.#maskText(describeException(outcome.error));
-      await this.#write(TaskState.FAILED, [textPart(description), skillErrorPart(description)]);
-      return;
+      return this.#write(TaskState.FAILED, [textPart(description), skillErrorPart(description)]);
     }
     const result = outcome.value;
     if (typeof result !== "object" || result === null || Array.isArray(result)) {
       const got = result === null ? "null" : Array.isArray(result) ? "an array" : typeof result;
-      await this.#write(TaskState.FAILED, [textPart(`The skill returned ${got} instead of a SkillResult`)]);
-      return;
+      return this.#write(TaskState.FAILED, [textPart(`The skill returned ${got} instead of a SkillResult`)]);
     }
     const { output, status = "COMPLETED", error, metadata, replyAs } = result as SkillResult;
     if (replyAs === "message" && !this.#options.directReplies) {
       const problem = `The skill replied with a direct Message but is not registered with { directReplies: true }`;
       logger.error({ task_id: this.live.task.id }, problem);
-      await this.#write(TaskState.FAILED, [textPart(problem), skillErrorPart(problem)]);
-      return;
+      return this.#write(TaskState.FAILED, [textPart(problem), skillErrorPart(problem)]);
     }
     const state = taskStateForSkillStatus(status);
     if (state === undefined) {
       const problem = `The skill returned an unknown SkillResult status '${status}'`;
       logger.error({ task_id: this.live.task.id, status }, problem);
-      await this.#write(TaskState.FAILED, [textPart(problem), skillErrorPart(problem, String(status))]);
-      return;
+      return this.#write(TaskState.FAILED, [textPart(problem), skillErrorPart(problem, String(status))]);
     }
     // The skill already paused with its own (richer) message, e.g. a HITL or OAuth payload: keep it.
     if (
@@ -284,7 +281,7 @@ export class Execution implements ToolEventChannel {
       this.updater.lastWrittenState === state &&
       this.live.task.status?.state === state
     ) {
-      return;
+      return undefined;
     }
     const parts = this.#outputParts(output);
     const masked = withFiniteJson(metadata && this.#options.masker ? this.#options.masker.json(metadata) : metadata);
@@ -292,26 +289,24 @@ export class Execution implements ToolEventChannel {
     // No task exists yet: the answer is a Message of its own (spec §3.1.1), and nothing is stored.
     if (replyAs === "message" && state === TaskState.COMPLETED && this.live.pending) {
       this.directReply = agentMessage(randomUuid(), "", this.live.task.contextId, [...parts, ...metadataParts]);
-      return;
+      return undefined;
     }
     if (state === TaskState.FAILED) {
       const reason = this.#maskText(error ?? (typeof output === "string" ? output : "") ?? "");
       const text = reason || "The skill failed";
-      await this.#write(state, [textPart(text), skillErrorPart(text, String(status)), ...metadataParts]);
-      return;
+      return this.#write(state, [textPart(text), skillErrorPart(text, String(status)), ...metadataParts]);
     }
-    // The artifact's save is awaited with the closing status's: a store that saves asynchronously stores
-    // both in one save (live-task.ts, persist).
-    const artifactSaved =
-      state === TaskState.COMPLETED && parts.length > 0
-        ? this.live.writeArtifact({
-            artifact: artifact(randomUuid(), "output", [...parts, ...metadataParts]),
-            lastChunk: true,
-            // Made here and written once, just before the task closes: nothing appends to it.
-            owned: true,
-          })
-        : undefined;
-    await Promise.all([artifactSaved, this.#write(state, [...parts, ...metadataParts])]);
+    if (state === TaskState.COMPLETED && parts.length > 0) {
+      this.live.writeArtifact({
+        artifact: artifact(randomUuid(), "output", [...parts, ...metadataParts]),
+        lastChunk: true,
+        // Made here and written once, just before the task closes: nothing appends to it.
+        owned: true,
+        // The closing status, written next, stores both in one save.
+        savedByNextWrite: true,
+      });
+    }
+    return this.#write(state, [...parts, ...metadataParts]);
   }
 
   #outputParts(output: JsonValue | undefined): Part[] {
@@ -343,11 +338,11 @@ export class Execution implements ToolEventChannel {
   }
 
   /** A status write with an agent message (none when there are no parts), carrying the run's tool events. */
-  async #write(state: TaskState, written: Part[]): Promise<void> {
+  #write(state: TaskState, written: Part[]): Promise<void> | undefined {
     const parts = this.#toolEvents ? [...written, toolEventsPart(this.#toolEvents)] : written;
     const task = this.live.task;
     const message = parts.length === 0 ? undefined : agentMessage(randomUuid(), task.id, task.contextId, parts);
-    await this.live.writeStatus(state, message);
+    return this.live.writeStatus(state, message);
   }
 
   #logFailure(write: Promise<void> | undefined): void {

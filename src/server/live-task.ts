@@ -52,6 +52,11 @@ export interface ArtifactWrite {
    * harness's own final artifact): the task keeps it without a copy.
    */
   owned?: boolean;
+  /**
+   * A status write follows in the same synchronous step and saves the
+   * artifact with it (the harness's closing artifact): no save of its own.
+   */
+  savedByNextWrite?: boolean;
 }
 
 /** A live task's budgets, in estimated bytes; each has its default when absent. */
@@ -303,7 +308,9 @@ export class LiveTask implements StoredTask {
         ),
       });
     }
-    return this.persist();
+    if (!write.savedByNextWrite) return this.persist();
+    this.#unsaved = true;
+    return undefined;
   }
 
   /**

@@ -90,14 +90,19 @@ const completeStreamResponse = completer(StreamResponseSchema, ["payload"]);
 const completeStatusUpdate = completer(TaskStatusUpdateEventSchema, STATUS_UPDATE_FIELDS);
 const completeArtifactUpdate = completer(TaskArtifactUpdateEventSchema, ARTIFACT_UPDATE_FIELDS);
 
+/** The second `timestampNow()` last stamped, and its int64: one BigInt per second, not per status (decision S693). */
+let lastSecond = -1;
+let lastSeconds = 0n;
+
 /** The current time, as `timestampNow()` reads it, without `create()`. */
 export function timestampNow(): Timestamp {
   const ms = Date.now();
-  return {
-    $typeName: "google.protobuf.Timestamp",
-    seconds: BigInt(Math.floor(ms / 1000)),
-    nanos: (ms % 1000) * 1_000_000,
-  };
+  const second = Math.floor(ms / 1000);
+  if (second !== lastSecond) {
+    lastSecond = second;
+    lastSeconds = BigInt(second);
+  }
+  return { $typeName: "google.protobuf.Timestamp", seconds: lastSeconds, nanos: (ms % 1000) * 1_000_000 };
 }
 
 /** A status stamped now; the message, when there is one, is the status message. */

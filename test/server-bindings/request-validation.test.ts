@@ -3,8 +3,8 @@
  * (-32602, HTTP 400, INVALID_ARGUMENT) whose message names the first
  * violation and whose BadRequest names the field: unknown enum values (by
  * name and by number), page sizes outside 1–100, a negative history length
- * on SendMessage, parts without content. Nothing is stored for a refused
- * request. A missing A2A-Version is answered with a message that says so.
+ * on SendMessage, parts without content, ids holding NUL. Nothing is stored
+ * for a refused request. A missing A2A-Version is answered with a message that says so.
  */
 import type { JsonObject } from "@bufbuild/protobuf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -120,6 +120,30 @@ describe.each(["JSONRPC", "HTTP+JSON", "GRPC"])("request validation over %s", (n
       "message.parts",
       /every part is empty/,
     );
+  });
+
+  it("refuses an id holding NUL in every request that names one, and stores nothing (S694)", async () => {
+    const nul = "a\u0000b";
+    const says = /holds NUL or an unpaired surrogate, which no id may$/;
+    const before = ((await driver().call("ListTasks", {})) as { totalSize: number }).totalSize;
+    await expectInvalid(driver(), "SendMessage", { message: message({ contextId: nul }) }, "message.contextId", says);
+    await expectInvalid(driver(), "SendMessage", { message: message({ taskId: nul }) }, "message.taskId", says);
+    await expectInvalid(
+      driver(),
+      "SendMessage",
+      { message: message({ referenceTaskIds: ["r-1", nul] }) },
+      "message.referenceTaskIds[1]",
+      says,
+    );
+    expect(((await driver().call("ListTasks", {})) as { totalSize: number }).totalSize).toBe(before);
+    await expectInvalid(driver(), "GetTask", { id: nul }, "id", says);
+    await expectInvalid(driver(), "GetTask", { id: "t-1", tenant: nul }, "tenant", says);
+    await expectInvalid(driver(), "CancelTask", { id: nul }, "id", says);
+    await expectInvalid(driver(), "ListTasks", { contextId: nul }, "contextId", says);
+    const hook = "https://hooks.example.com/a2a";
+    await expectInvalid(driver(), "CreateTaskPushNotificationConfig", { taskId: nul, url: hook }, "taskId", says);
+    await expectInvalid(driver(), "GetTaskPushNotificationConfig", { taskId: "t-1", id: nul }, "id", says);
+    await expectInvalid(driver(), "DeleteTaskPushNotificationConfig", { taskId: nul, id: "c-1" }, "taskId", says);
   });
 
   it("says a missing A2A-Version header is missing and that 1.0 is served", async () => {

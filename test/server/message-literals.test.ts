@@ -5,7 +5,7 @@
  */
 import { create, type DescMessage, equals, type Message, toJson } from "@bufbuild/protobuf";
 import { TimestampSchema, timestampDate } from "@bufbuild/protobuf/wkt";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   ArtifactSchema,
   MessageSchema,
@@ -133,6 +133,24 @@ describe("message literals", () => {
       artifact("a-1", "output", parts),
       create(ArtifactSchema, { artifactId: "a-1", name: "output", parts }),
     );
+  });
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("stamps statuses within one second with the same int64 seconds, and the next second with its own", () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const stamp = (ms: number) => {
+      vi.setSystemTime(ms);
+      const { seconds, nanos } = timestampNow();
+      return [seconds, nanos];
+    };
+    expect(stamp(1_700_000_000_250)).toEqual([1_700_000_000n, 250_000_000]);
+    expect(stamp(1_700_000_000_999)).toEqual([1_700_000_000n, 999_000_000]);
+    expect(stamp(1_700_000_001_000)).toEqual([1_700_000_001n, 0]);
+    // Time may step back (a clock adjusted): the stamp follows it.
+    expect(stamp(1_699_999_999_500)).toEqual([1_699_999_999n, 500_000_000]);
   });
 
   it("taskStatus and newTask are stamped now, with a message only when given", () => {

@@ -1,8 +1,8 @@
 /**
  * The harness with a store that saves synchronously (the in-memory store is
- * one): every write of a run is stored as it happens, a run that ends saves
- * nothing its writes already stored, and a write whose save failed is saved
- * again when the run ends.
+ * one): every write of a run is stored as it happens (the closing artifact
+ * with the closing status), a run that ends saves nothing its writes already
+ * stored, and a write whose save failed is saved again when the run ends.
  */
 import { describe, expect, it } from "vitest";
 import { type Task, TaskState } from "../../gen/a2a_pb.js";
@@ -43,17 +43,21 @@ async function echoOnce(store: TaskStore): Promise<string> {
 }
 
 describe("a task store that saves synchronously", () => {
-  it("stores each write of a run once (WORKING, its artifact, COMPLETED), and nothing more when the run ends", async () => {
+  it("stores each write of a run once (WORKING, then its artifact with COMPLETED), and nothing more when the run ends", async () => {
     const { store, saved } = recordingStore();
     const taskId = await echoOnce(store);
-    expect(saved).toEqual([TaskState.WORKING, TaskState.WORKING, TaskState.COMPLETED]);
-    expect((await store.get(taskId, "0:"))?.task.status?.state).toBe(TaskState.COMPLETED);
+    expect(saved).toEqual([TaskState.WORKING, TaskState.COMPLETED]);
+    const stored = (await store.get(taskId, "0:"))?.task;
+    expect(stored?.status?.state).toBe(TaskState.COMPLETED);
+    expect(stored?.artifacts.map((a) => a.parts.map((p) => p.content.value))).toEqual([["hi"]]);
   });
 
   it("saves a write whose save failed again when the run ends", async () => {
     const { store, saved } = recordingStore(TaskState.COMPLETED);
     const taskId = await echoOnce(store);
-    expect(saved).toEqual([TaskState.WORKING, TaskState.WORKING, TaskState.COMPLETED, TaskState.COMPLETED]);
-    expect((await store.get(taskId, "0:"))?.task.status?.state).toBe(TaskState.COMPLETED);
+    expect(saved).toEqual([TaskState.WORKING, TaskState.COMPLETED, TaskState.COMPLETED]);
+    const stored = (await store.get(taskId, "0:"))?.task;
+    expect(stored?.status?.state).toBe(TaskState.COMPLETED);
+    expect(stored?.artifacts).toHaveLength(1);
   });
 });
