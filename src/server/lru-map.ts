@@ -131,7 +131,7 @@ export class LruMap<E extends LruEntry<E>> {
   /** Sets the entry's size, then evicts past the bounds (never the entry itself). */
   resize(entry: E, bytes: number): void {
     const g = this.#groups.get(entry.group);
-    if (!g || g.entries.get(entry.key) !== entry || bytes === entry.bytes) {
+    if (!g || !holds(g, entry) || bytes === entry.bytes) {
       entry.bytes = bytes;
       return;
     }
@@ -145,8 +145,12 @@ export class LruMap<E extends LruEntry<E>> {
   delete(group: string, key: string): void {
     const g = this.#groups.get(group);
     const entry = g?.entries.get(key);
-    if (!g || !entry) return;
-    g.entries.delete(key);
+    if (g && entry) this.#remove(g, entry);
+  }
+
+  /** Drops an entry the group holds; the group too when it empties. */
+  #remove(g: Group<E>, entry: E): void {
+    g.entries.delete(entry.key);
     unlink(g, entry);
     this.#size--;
     this.#bytes -= entry.bytes;
@@ -155,7 +159,7 @@ export class LruMap<E extends LruEntry<E>> {
       this.#reshare(g);
       return;
     }
-    this.#groups.delete(group);
+    this.#groups.delete(g.name);
     const last = this.#heap.pop() as Group<E>;
     if (last !== g) {
       this.#heap[g.at] = last;
@@ -181,7 +185,7 @@ export class LruMap<E extends LruEntry<E>> {
       } else return;
       const victim = from.oldest as E;
       if (victim === written) return;
-      this.delete(victim.group, victim.key);
+      this.#remove(from, victim);
       this.#evicted?.(victim);
     }
   }
@@ -230,6 +234,11 @@ function append<E extends LruEntry<E>>(g: Group<E>, entry: E): void {
   if (g.newest) g.newest.newer = entry;
   else g.oldest = entry;
   g.newest = entry;
+}
+
+/** Whether the entry is one of the group's: every entry the group holds is linked, or its only one. */
+function holds<E extends LruEntry<E>>(g: Group<E>, entry: E): boolean {
+  return entry.newer !== undefined || g.newest === entry;
 }
 
 function unlink<E extends LruEntry<E>>(g: Group<E>, entry: E): void {

@@ -102,7 +102,8 @@ export function timestampNow(): Timestamp {
     lastSecond = second;
     lastSeconds = BigInt(second);
   }
-  return { $typeName: "google.protobuf.Timestamp", seconds: lastSeconds, nanos: (ms % 1000) * 1_000_000 };
+  // An int32 (`| 0`): `ms % 1000` of a double is a double, which an object field would keep as a boxed number.
+  return { $typeName: "google.protobuf.Timestamp", seconds: lastSeconds, nanos: ((ms % 1000) * 1_000_000) | 0 };
 }
 
 /** A status stamped now; the message, when there is one, is the status message. */

@@ -43,12 +43,17 @@ export function indexMoved(entry: IndexedTask, task: Task): boolean {
   );
 }
 
-/** Copies the task's status time, state and context into the entry's index fields (while it is out of every index). */
+/**
+ * Copies the task's status time, state and context into the entry's index
+ * fields (while it is out of every index). The nanos, an int32, are kept as
+ * one (`| 0`): a timestamp made from `Date.now()` holds them as a float, and
+ * a float field costs every entry a boxed number of its own.
+ */
 export function setIndexFields(entry: IndexedTask, task: Task): void {
   const status = task.status;
   entry.state = status?.state ?? TaskState.UNSPECIFIED;
   entry.seconds = Number(status?.timestamp?.seconds ?? 0n);
-  entry.nanos = status?.timestamp?.nanos ?? 0;
+  entry.nanos = (status?.timestamp?.nanos ?? 0) | 0;
   entry.contextId = task.contextId;
 }
 

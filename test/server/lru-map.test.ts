@@ -111,6 +111,28 @@ describe("LruMap", () => {
     expect(keys(map, "g")).toEqual(["i"]);
   });
 
+  it("resizes only the entries it holds: the only, the oldest and the newest of a group count, a removed one does not", () => {
+    const evicted: Entry[] = [];
+    const map = new LruMap<Entry>(bounds({ maxEntries: 2 }), (e) => evicted.push(e));
+    set(map, "g", "a", 0, 10);
+    map.resize(map.get("g", "a") as Entry, 11);
+    expect(map.bytes).toBe(11);
+    set(map, "g", "b", 0, 20);
+    map.resize(map.get("g", "a") as Entry, 12);
+    map.resize(map.get("g", "b") as Entry, 21);
+    expect(map.usage("g")).toEqual({ entries: 2, bytes: 33 });
+    const deleted = map.get("g", "b") as Entry;
+    map.delete("g", "b");
+    map.resize(deleted, 500);
+    expect(deleted.bytes).toBe(500);
+    set(map, "g", "c", 0, 30);
+    set(map, "g", "d", 0, 40);
+    expect(evicted.map((e) => e.key)).toEqual(["a"]);
+    map.resize(evicted[0] as Entry, 900);
+    expect(map.usage("g")).toEqual({ entries: 2, bytes: 70 });
+    expect(map.bytes).toBe(70);
+  });
+
   it("evicts by bytes as well as by count, and never the entry being written", () => {
     const evicted: string[] = [];
     const map = new LruMap<Entry>(bounds({ maxBytes: 100 }), (e) => evicted.push(e.key));

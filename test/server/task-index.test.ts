@@ -5,7 +5,7 @@
  * across updates, and every page and total equals what filtering and sorting
  * the whole scope gives, through random saves, evictions and queries.
  */
-import { timestampFromMs } from "@bufbuild/protobuf/wkt";
+import { type Timestamp, timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { describe, expect, it } from "vitest";
 import { type Task, TaskState } from "../../gen/a2a_pb.js";
 import { compareTasks, matchesQuery, sortsAfter } from "../../src/server/task-order.js";
@@ -80,6 +80,29 @@ describe("ListTasks indexes", () => {
     const next = await store.list("s", query({ contextId: "one", pageSize: 2, after: cursorAt(taskAt("a", 1000)) }));
     expect(ids(next.tasks)).toEqual(["c", "k"]);
     expect(next).toMatchObject({ more: true, totalSize: 6 });
+  });
+
+  it("order status times to the nanosecond, float nanos as Date.now() makes them among them, and move on a nanos change", async () => {
+    const store = new InMemoryTaskStore();
+    const at = (nanos: number): Timestamp => ({
+      $typeName: "google.protobuf.Timestamp",
+      seconds: 1_800_000_000n,
+      nanos,
+    });
+    // 0.123 s in nanoseconds, computed from milliseconds as a float.
+    const fromMs = (1_800_000_000_123 % 1000) * 1_000_000;
+    await put(store, taskAt("float", at(fromMs)));
+    await put(store, taskAt("below", at(123_000_000 - 1)));
+    await put(store, taskAt("above", at(123_000_000 + 1)));
+    await put(store, taskAt("tie", at(123_000_000)));
+    expect(await listIds(store, {})).toEqual(["above", "float", "tie", "below"]);
+    await put(store, taskAt("below", at(999_999_999), { state: WORKING }));
+    expect(await listIds(store, {})).toEqual(["below", "above", "float", "tie"]);
+    expect(await listIds(store, { status: COMPLETED, statusTimestampAfter: at(123_000_000) })).toEqual([
+      "above",
+      "float",
+      "tie",
+    ]);
   });
 
   it("neither repeat nor skip a task updated between pages of a context or a state", async () => {
