@@ -106,6 +106,15 @@ class CappedBytes {
   }
 }
 
+export interface NodeBodyLimit extends BodyLimit {
+  /**
+   * The whole body is already in the stream's buffer (a node:http request
+   * whose `complete` is set): it is taken in one `read()`, without
+   * listeners, flowing mode or the ticks they take.
+   */
+  readonly arrived?: boolean | undefined;
+}
+
 /**
  * A node request body (`IncomingMessage`, `Http2ServerRequest`) read whole.
  * Event listeners rather than an async iterator: this is every request's
@@ -115,10 +124,15 @@ class CappedBytes {
  * or closes before its end is `BodyAbortedError`: a node request stream only
  * fails when its sender goes away.
  */
-export function readNodeBody(source: Readable, limit: BodyLimit): Promise<Uint8Array> {
+export function readNodeBody(source: Readable, limit: NodeBodyLimit): Promise<Uint8Array> {
   let body: CappedBytes;
   try {
     body = new CappedBytes(limit);
+    if (limit.arrived && source.readableFlowing === null) {
+      const bytes = source.read() as Uint8Array | null;
+      if (bytes !== null) body.add(bytes);
+      return Promise.resolve(body.bytes());
+    }
   } catch (error) {
     return Promise.reject(error);
   }

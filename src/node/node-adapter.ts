@@ -12,10 +12,10 @@
  * Mounted as Express middleware, a request no binding serves goes to
  * `next()`; mounted alone, it is answered 404.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from "node:http";
 import { BodyTooLargeError, readNodeBody } from "../http/capped-body.js";
 import type { Logger } from "../runtime/logger.js";
-import type { HttpBinding, HttpBodyReply, HttpReply, HttpRequestLike } from "../server/http-exchange.js";
+import type { HttpBinding, HttpBodyReply, HttpRequestLike, HttpStreamReply } from "../server/http-exchange.js";
 import { endAtTurnEnd } from "../server/turn-end-writes.js";
 import { nextTurn, overSlice } from "../server/turn-slice.js";
 
@@ -26,7 +26,7 @@ export type NodeRequestListener = (
   next?: (error?: unknown) => void,
 ) => Promise<void>;
 
-const NOT_FOUND: HttpReply = {
+const NOT_FOUND: HttpBodyReply = {
   kind: "body",
   status: 404,
   headers: { "content-type": "text/plain" },
@@ -56,12 +56,12 @@ async function serveNodeRequest(
     for (const binding of bindings) {
       const reply = await binding.handle(request);
       if (reply) {
-        await writeReply(reply, res, request);
+        await (reply.kind === "body" ? writeBodyReply(reply, res) : writeStreamReply(reply, res, request));
         return;
       }
     }
     if (next) next();
-    else await writeReply(NOT_FOUND, res, request);
+    else await writeBodyReply(NOT_FOUND, res);
   } catch (error) {
     logger?.error({ err: error }, "HTTP request failed");
     if (!res.headersSent) {
@@ -92,6 +92,7 @@ class NodeRequest implements HttpRequestLike {
   #query: URLSearchParams | undefined;
   #gone: AbortController | undefined;
   #onClose: (() => void) | undefined;
+  #bodyTaken = false;
 
   constructor(req: IncomingMessage, res: ServerResponse) {
     this.#req = req;
@@ -139,33 +140,45 @@ class NodeRequest implements HttpRequestLike {
     return `${proto}://${host}${mount.replace(/\/?$/, "/")}`;
   }
 
+  /**
+   * The body, refused with `BodyTooLargeError` as soon as it passes `maxBytes`
+   * (or at once when `Content-Length` says it will). A body a framework
+   * already parsed (`req.body`) is used as is.
+   *
+   * A binding reads the body after the bindings before it have answered (an
+   * await), by which time node has parsed all that arrived with the head:
+   * mostly the whole body, then taken from the stream's buffer in one read
+   * (no listeners, no flowing mode; docs/decisions.md B411).
+   */
   body(maxBytes: number): Promise<Uint8Array> {
-    return readBody(this.#req, maxBytes);
+    const req = this.#req;
+    const parsed = (req as { body?: unknown }).body;
+    if (req.readableEnded && parsed !== undefined) {
+      const bytes =
+        parsed instanceof Uint8Array
+          ? parsed
+          : Buffer.from(typeof parsed === "string" ? parsed : JSON.stringify(parsed));
+      return bytes.byteLength > maxBytes ? Promise.reject(new BodyTooLargeError(maxBytes)) : Promise.resolve(bytes);
+    }
+    const declaredLength = Number(req.headers["content-length"]);
+    const arrived = req.readableLength === declaredLength;
+    this.#bodyTaken ||= arrived;
+    return readNodeBody(req, { maxBytes, declaredLength, arrived });
   }
 
-  /** Stops watching once the reply is written (a signal already handed out keeps its state). */
+  /**
+   * Stops watching once the reply is written (a signal already handed out
+   * keeps its state). A body taken whole from the buffer was taken before
+   * node parsed the end of the message: one more read ends the request, so
+   * it emits `end` and `close` as a request read by events does.
+   */
   dispose(): void {
     if (this.#onClose) this.#res.off("close", this.#onClose);
+    if (this.#bodyTaken) this.#req.read();
   }
 }
 
-/**
- * The body, refused with `BodyTooLargeError` as soon as it passes `maxBytes`
- * (or at once when `Content-Length` says it will). A body a framework
- * already parsed (`req.body`) is used as is.
- */
-function readBody(req: IncomingMessage, maxBytes: number): Promise<Uint8Array> {
-  const parsed = (req as { body?: unknown }).body;
-  if (req.readableEnded && parsed !== undefined) {
-    const bytes =
-      parsed instanceof Uint8Array ? parsed : Buffer.from(typeof parsed === "string" ? parsed : JSON.stringify(parsed));
-    return bytes.byteLength > maxBytes ? Promise.reject(new BodyTooLargeError(maxBytes)) : Promise.resolve(bytes);
-  }
-  return readNodeBody(req, { maxBytes, declaredLength: Number(req.headers["content-length"]) });
-}
-
-async function writeReply(reply: HttpReply, res: ServerResponse, request: NodeRequest): Promise<void> {
-  if (reply.kind === "body") return writeBodyReply(reply, res);
+async function writeStreamReply(reply: HttpStreamReply, res: ServerResponse, request: NodeRequest): Promise<void> {
   const signal = request.signal;
   res.writeHead(reply.status, reply.headers);
   res.flushHeaders();
@@ -219,8 +232,20 @@ function writeBodyReply(reply: HttpBodyReply, res: ServerResponse): Promise<void
     return endAtTurnEnd(res);
   }
   const length = typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
-  res.writeHead(reply.status, { ...reply.headers, "content-length": length });
+  res.writeHead(reply.status, headerLines(reply.headers, length));
   return endAtTurnEnd(res, body);
+}
+
+/**
+ * `headers` and the `Content-Length` as one flat list of names and values,
+ * which `writeHead` takes as it does a record: cheaper for node to walk than
+ * a record copied with the length added (docs/decisions.md B412).
+ */
+function headerLines(headers: Readonly<Record<string, string>>, length: number): OutgoingHttpHeader[] {
+  const lines: OutgoingHttpHeader[] = [];
+  for (const name in headers) lines.push(name, headers[name] as string);
+  lines.push("content-length", length);
+  return lines;
 }
 
 /** Resolves on `drain`, or when the client goes away. */

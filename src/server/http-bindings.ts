@@ -2,7 +2,10 @@
  * The HTTP bindings an agent serves, in routing order: the one place a
  * binding is added. Each answers the requests it routes and passes on the
  * rest; the first that answers wins. All of them serve the builder's one
- * request handler, so every binding sees the same tasks and stores.
+ * request handler, so every binding sees the same tasks and stores. The
+ * card's binding comes first, and its await also lets node parse the body
+ * that came with a request's head before a protocol binding reads it (taken
+ * then in one read, docs/decisions.md B411).
  */
 import type { AgentBuilder, ServeOptions } from "./agent-builder.js";
 import { AgentCardBinding } from "./agent-card.js";

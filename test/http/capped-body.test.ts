@@ -100,6 +100,21 @@ describe("readNodeBody", () => {
     expect(sent).toBeLessThanOrEqual(6);
   });
 
+  it("takes a body that arrived whole in one read, without flowing, and refuses it past the cap", async () => {
+    const arrived = () => {
+      const stream = new Readable({ read() {} });
+      stream.push(Buffer.from("12345"));
+      return stream;
+    };
+    const whole = arrived();
+    const body = await readNodeBody(whole, { maxBytes: 5, arrived: true });
+    expect(Buffer.from(body).toString()).toBe("12345");
+    expect(whole.readableFlowing).toBe(null);
+    const refused = await readNodeBody(arrived(), { maxBytes: 4, arrived: true }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(BodyTooLargeError);
+    expect((refused as BodyTooLargeError).maxBytes).toBe(4);
+  });
+
   it("rejects with BodyAbortedError when the sender goes away before the end, or the stream fails", async () => {
     const stream = new Readable({ read() {} });
     const read = readNodeBody(stream, { maxBytes: KiB });

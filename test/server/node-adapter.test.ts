@@ -3,12 +3,15 @@
  * it: it aborts when the client leaves before the reply is complete, whether
  * read before or after that, never after a complete reply, and leaves no
  * listener on the response. Complete replies carry their length; streams
- * yield the event loop between chunks once a turn's slice is spent.
+ * yield the event loop between chunks once a turn's slice is spent. A body
+ * that arrived with its head is taken from the buffer and the request still
+ * ends; one that arrives later is read as it comes, within its cap.
  */
 import { once } from "node:events";
 import http, { type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { BodyTooLargeError } from "../../src/http/capped-body.js";
 import { createNodeListener } from "../../src/node/node-adapter.js";
 import type { HttpBinding, HttpRequestLike } from "../../src/server/http-exchange.js";
 import { TURN_SLICE_MS } from "../../src/server/turn-slice.js";
@@ -22,17 +25,21 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** Serves `binding`, remembering each request's response. */
-async function serve(binding: HttpBinding): Promise<{ port: number; responses: ServerResponse[] }> {
+/** Serves `binding`, remembering each request and its response. */
+async function serve(
+  binding: HttpBinding,
+): Promise<{ port: number; requests: http.IncomingMessage[]; responses: ServerResponse[] }> {
+  const requests: http.IncomingMessage[] = [];
   const responses: ServerResponse[] = [];
   const listener = createNodeListener(() => [binding]);
   server = http.createServer((req, res) => {
+    requests.push(req);
     responses.push(res);
     void listener(req, res);
   });
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
-  return { port: (server.address() as AddressInfo).port, responses };
+  return { port: (server.address() as AddressInfo).port, requests, responses };
 }
 
 /** Sends a request and hangs up once the server has it. */
@@ -171,5 +178,55 @@ describe("node adapter: streams share the event loop", () => {
     const body = await (await fetch(`http://127.0.0.1:${port}/`)).text();
     expect(body).toBe("data: x\n\n".repeat(CHUNKS));
     expect(turns).toBeGreaterThanOrEqual(CHUNKS / 20);
+  });
+});
+
+describe("node adapter: request bodies", () => {
+  /** Answers with what `body(maxBytes)` gave, read after an await (as a binding after the agent card's does). */
+  const echoBody = (maxBytes: number): HttpBinding => ({
+    async handle(request: HttpRequestLike) {
+      await null;
+      const body = await request.body(maxBytes).catch((error: unknown) => error);
+      const text = body instanceof Uint8Array ? Buffer.from(body).toString() : (body as Error).name;
+      return { kind: "body", status: 200, headers: {}, body: text };
+    },
+  });
+
+  it("takes a body that arrived with its head from the buffer, and the request still ends and closes", async () => {
+    const { port, requests } = await serve(echoBody(1024));
+    const reply = await fetch(`http://127.0.0.1:${port}/`, { method: "POST", body: '{"whole":true}' });
+    expect(await reply.text()).toBe('{"whole":true}');
+    const req = requests[0] as http.IncomingMessage;
+    // Read without events: the stream never flowed.
+    expect(req.readableFlowing).toBe(null);
+    if (!req.closed) await once(req, "close");
+    expect(req.readableEnded).toBe(true);
+  });
+
+  /** Sends the head of a POST, then its body once the server has the request; resolves with the raw reply. */
+  async function bodyAfterHead(port: number, requests: http.IncomingMessage[], body: string): Promise<string> {
+    const socket = net.connect(port, "127.0.0.1");
+    await once(socket, "connect");
+    socket.write(`POST / HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: ${body.length}\r\n\r\n`);
+    while (requests.length === 0) await once(server as http.Server, "request");
+    socket.end(body);
+    const chunks: Buffer[] = [];
+    for await (const chunk of socket) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString();
+  }
+
+  it("reads a body that arrives after its head as it comes", async () => {
+    const { port, requests } = await serve(echoBody(1024));
+    const reply = await bodyAfterHead(port, requests, '{"later":true}');
+    expect(reply.startsWith("HTTP/1.1 200")).toBe(true);
+    expect(reply.endsWith('{"later":true}')).toBe(true);
+  });
+
+  it("refuses a body over the cap whether it arrived with its head or after it", async () => {
+    const { port, requests } = await serve(echoBody(4));
+    const whole = await fetch(`http://127.0.0.1:${port}/`, { method: "POST", body: "123456" });
+    expect(await whole.text()).toBe(new BodyTooLargeError(4).name);
+    requests.length = 0;
+    expect((await bodyAfterHead(port, requests, "123456")).endsWith("BodyTooLargeError")).toBe(true);
   });
 });
