@@ -109,8 +109,8 @@ class CappedBytes {
 export interface NodeBodyLimit extends BodyLimit {
   /**
    * The whole body is already in the stream's buffer (a node:http request
-   * whose `complete` is set): it is taken in one `read()`, without
-   * listeners, flowing mode or the ticks they take.
+   * whose buffered length is its `Content-Length`): it is taken in one
+   * `read()`, without listeners, flowing mode or the ticks they take.
    */
   readonly arrived?: boolean | undefined;
 }
