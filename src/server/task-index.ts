@@ -46,8 +46,9 @@ export function indexMoved(entry: IndexedTask, task: Task): boolean {
 /**
  * Copies the task's status time, state and context into the entry's index
  * fields (while it is out of every index). The nanos, an int32, are kept as
- * one (`| 0`): a timestamp made from `Date.now()` holds them as a float, and
- * a float field costs every entry a boxed number of its own.
+ * one (`| 0`): a timestamp whose nanos were computed (decoded, or made by a
+ * skill from a date) may hold them as a float, and a float field costs every
+ * entry a boxed number of its own.
  */
 export function setIndexFields(entry: IndexedTask, task: Task): void {
   const status = task.status;
