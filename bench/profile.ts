@@ -6,6 +6,9 @@
  * how busy the server process was (CPU time / wall time; 1.0 is one core).
  * `--cpu-prof` also writes a V8 CPU profile of the server to .cache/profiles/
  * (open it in Chrome DevTools) and prints its top functions by self time.
+ * `--gc` traces the server's garbage collections and prints, per call, what
+ * it allocated, what survived to be copied and what the young collections
+ * cost on the main thread and on V8's helper threads (bench/support/gc-trace.ts).
  */
 import { fileURLToPath } from "node:url";
 import { ECHO_ROWS as ROWS } from "./scenarios/echo-rows.js";
@@ -19,11 +22,14 @@ const TOP_FRAMES = 25;
 
 const args = process.argv.slice(2);
 const cpuProf = args.includes("--cpu-prof");
+const traceGc = args.includes("--gc");
 const [rowName = "", which = "ours"] = args.filter((a) => !a.startsWith("--"));
 const row = ROWS[rowName];
 const target = row?.[which as keyof EchoTargets];
 if (!target) {
-  process.stderr.write(`usage: bench/profile.ts <${Object.keys(ROWS).join("|")}> [ours|peer|ceiling] [--cpu-prof]\n`);
+  process.stderr.write(
+    `usage: bench/profile.ts <${Object.keys(ROWS).join("|")}> [ours|peer|ceiling] [--cpu-prof] [--gc]\n`,
+  );
   process.exit(2);
 }
 
@@ -31,7 +37,10 @@ const profileName = `${rowName}-${which}-${Date.now()}.cpuprofile`;
 const result = await measureEcho(
   target,
   { connections: 32, durationSeconds: SECONDS, warmupSeconds: 1 },
-  { execArgv: cpuProf ? ["--cpu-prof", `--cpu-prof-dir=${PROFILES}`, `--cpu-prof-name=${profileName}`] : [] },
+  {
+    execArgv: cpuProf ? ["--cpu-prof", `--cpu-prof-dir=${PROFILES}`, `--cpu-prof-name=${profileName}`] : [],
+    traceGc,
+  },
 );
 const { user, system } = result.cpu;
 const windowUs = (result.calls / result.rate) * 1e6;
@@ -40,6 +49,15 @@ process.stdout.write(
     `${((user + system) / result.calls).toFixed(1)} µs server CPU per call (user ${(user / result.calls).toFixed(1)}, ` +
     `system ${(system / result.calls).toFixed(1)}), server busy ${((user + system) / windowUs).toFixed(2)} cores\n`,
 );
+if (result.gc) {
+  const { scavenges, markCompacts, perCall: gc } = result.gc;
+  process.stdout.write(
+    `gc per call: ${(gc.allocatedBytes / 1024).toFixed(1)} KB allocated, ${Math.round(gc.survivedBytes)} B survived ` +
+      `(${Math.round(gc.promotedBytes)} B promoted); young collections ${gc.scavengeMainUs.toFixed(2)} µs on the main ` +
+      `thread + ${gc.scavengeHelpersUs.toFixed(2)} µs on helpers; full-collection pauses ${gc.markCompactPauseUs.toFixed(2)} µs ` +
+      `(${scavenges} young, ${markCompacts} full collections in the window)\n`,
+  );
+}
 if (cpuProf) {
   const file = `${PROFILES}/${profileName}`;
   const summary = await summariseProfile(file, TOP_FRAMES);

@@ -11,6 +11,7 @@ import { once } from "node:events";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "tsdown";
+import { isGcTraceLine } from "./gc-trace.js";
 
 export interface ChildServer {
   readonly url: string;
@@ -18,6 +19,8 @@ export interface ChildServer {
   cpuUsage(): Promise<NodeJS.CpuUsage>;
   /** The next line the server prints after its port (e.g. the `stored` line of bench/servers/stored-tasks.ts). */
   readLine(): Promise<string>;
+  /** V8's GC trace lines the server has printed so far (started with `--trace-gc-nvp`; gc-trace.ts). */
+  readonly gcTrace: readonly string[];
   stop(): Promise<void>;
 }
 
@@ -73,13 +76,15 @@ export async function startServer(name: string, options: StartOptions = {}): Pro
   });
   const said = new Lines();
   const probed = new Lines();
+  const gcTrace: string[] = [];
   let rest = "";
   child.stdout?.on("data", (chunk: Buffer) => {
     rest += chunk.toString("utf8");
     for (let at = rest.indexOf("\n"); at >= 0; at = rest.indexOf("\n")) {
       const line = rest.slice(0, at);
       rest = rest.slice(at + 1);
-      (line.startsWith("cpu ") ? probed : said).push(line);
+      if (isGcTraceLine(line)) gcTrace.push(line);
+      else (line.startsWith("cpu ") ? probed : said).push(line);
     }
   });
   const exited = new Promise<never>((_, reject) => {
@@ -90,6 +95,7 @@ export async function startServer(name: string, options: StartOptions = {}): Pro
   return {
     url: `http://127.0.0.1:${port}/`,
     readLine: () => Promise.race([said.next(), exited]),
+    gcTrace,
     async cpuUsage() {
       child.kill("SIGUSR2");
       const [, user, system] = (await Promise.race([probed.next(), exited])).split(" ");

@@ -6,6 +6,7 @@
 
 import type { BenchTargets, OpenScenario, RoundsScenario, RowSpec, Sample, Side } from "../scenario.js";
 import { type ChildServer, type StartOptions, startServer } from "./child-server.js";
+import { type GcSummary, GcTraceWindow, summariseGcTrace } from "./gc-trace.js";
 import type { LoadResult, WindowHooks } from "./load.js";
 import { formatNumber } from "./report.js";
 import { ServerCpuWindow } from "./server-cpu.js";
@@ -86,17 +87,27 @@ export function rateAndCpu(rates: readonly number[], cpus: readonly number[]): s
   );
 }
 
+export interface MeasureOptions extends StartOptions {
+  /** Also trace the server's garbage collections (`--trace-gc-nvp`) and summarise the window's (gc-trace.ts). */
+  readonly traceGc?: boolean;
+}
+
 /** Starts the target's server and loads it for one window with its CPU measured; stops it. */
 export async function measureEcho(
   target: EchoTarget,
   window: Omit<LoadWindow, "around">,
-  options: StartOptions = {},
-): Promise<LoadResult & { readonly cpu: NodeJS.CpuUsage }> {
-  const running = await startServer(target.server, options);
+  options: MeasureOptions = {},
+): Promise<LoadResult & { readonly cpu: NodeJS.CpuUsage; readonly gc?: GcSummary }> {
+  const { traceGc, ...start } = options;
+  const running = await startServer(
+    target.server,
+    traceGc ? { ...start, execArgv: [...(start.execArgv ?? []), "--trace-gc-nvp"] } : start,
+  );
   try {
     const cpu = new ServerCpuWindow(running);
-    const result = await target.load(running, { ...window, around: cpu });
-    return { ...result, cpu: cpu.used };
+    const gc = traceGc ? new GcTraceWindow(running, cpu) : undefined;
+    const result = await target.load(running, { ...window, around: gc ?? cpu });
+    return { ...result, cpu: cpu.used, ...(gc ? { gc: summariseGcTrace(gc.lines, result.calls) } : {}) };
   } finally {
     await running.stop();
   }
