@@ -226,6 +226,9 @@ const fieldBefore = (field: DescField): Before => {
 
 const itemBefore: Before = { cond: "i === 0", first: "", next: "," };
 
+/** Nothing before the value (a map entry's value: its key, written just before, ends with the ":"). */
+const nothingBefore: Before = { first: "", next: "" };
+
 /** The JS expression of the text so far, `s`, with what goes before a value and `more` (its opening quote or brace). */
 function withBefore(before: Before, more = ""): string {
   const first = JSON.stringify(before.first + more);
@@ -391,7 +394,7 @@ function printWriteField(f: GeneratedFile, rt: Runtime, field: DescField): void 
     f.print("        const x = r[k] as ", mapValueType(f, field), ";");
     f.print("        ", ...typeCheck(rt, field, "x"));
     f.print("        s = ", rt.putString, `(${withBefore(itemBefore, '"')}, k, '":');`);
-    f.print("        ", ...putItem(rt, field, "x", { first: "", next: "" }));
+    f.print("        ", ...putItem(rt, field, "x", nothingBefore));
     f.print("      }");
     f.print(`      s += "}";`);
     f.print("    }");

@@ -62,7 +62,7 @@ export function summariseGcTrace(lines: readonly string[], calls: number): GcSum
       promoted += field(line, "promoted");
       main += field(line, "scavenge.parallel");
       helpers += field(line, "background.scavenge.parallel");
-    } else if (line.includes(" gc=mc ") || line.includes(" gc=ms ")) {
+    } else if (line.includes(" gc=mc ")) {
       markCompacts++;
       fullPause += field(line, "pause");
     }

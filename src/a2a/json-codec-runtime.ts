@@ -92,7 +92,7 @@ const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
  * Strings of the text being written found to need no escaping, by `slot`: a
  * task repeats its ids (in its messages, its history) and often its text, and
  * an equality test costs less than a scan. Short strings only, forgotten when
- * the text is written (`endWrite`): nothing written is kept alive.
+ * a writer ends its text (`endWrite`), so a written task is not kept alive.
  */
 const SLOTS = 32;
 const safe: string[] = Array.from({ length: SLOTS }, () => "");
