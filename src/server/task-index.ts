@@ -2,8 +2,9 @@
  * The in-memory task store's indexes for ListTasks: per partition (one scope
  * and one owner) every task in the ListTasks order, and the same per context
  * and per state, each an `OrderIndex` kept up to date by every save that
- * moves a task (O(log n) each). A page is read from the one index that
- * serves the query:
+ * moves a task (O(log n) each). The per-context and per-state indexes exist
+ * from the first page that filters by a context or a state on (built then,
+ * O(n) once). A page is read from the one index that serves the query:
  *
  * - no filter, or only `statusTimestampAfter`: the partition's index; the
  *   instant bounds a prefix of the order, so the page and the total are
