@@ -32,18 +32,6 @@ export interface IndexedTask extends StoredTask, OrderKey {
   nanos: number;
 }
 
-/** Whether the task's status time, state or context differ from what `entry` is indexed by. */
-export function indexMoved(entry: IndexedTask, task: Task): boolean {
-  const status = task.status;
-  const timestamp = status?.timestamp;
-  return (
-    entry.state !== (status?.state ?? TaskState.UNSPECIFIED) ||
-    entry.nanos !== (timestamp?.nanos ?? 0) ||
-    entry.seconds !== Number(timestamp?.seconds ?? 0n) ||
-    entry.contextId !== task.contextId
-  );
-}
-
 /**
  * Copies the task's status time, state and context into the entry's index
  * fields (while it is out of every index). The nanos, an int32, are kept as
@@ -106,21 +94,23 @@ export class TaskPartition<E extends IndexedTask> {
   }
 
   /**
-   * Re-indexes an entry whose task's status time, state or context changed
-   * (`indexMoved`), in the indexes where its place changed: a state change
-   * within the same instant (a quick skill) leaves the partition's index
-   * alone, and a context's only task has no place to change.
+   * Re-indexes an entry for its task's status time, state and context as they
+   * read now, in the indexes where its place changed: a state change within
+   * the same instant (a quick skill) leaves the partition's index alone, and a
+   * context's only task has no place to change.
    */
   move(entry: E, task: Task): void {
+    const status = task.status;
+    const time = status?.timestamp;
+    const timeMoved = Number(time?.seconds ?? 0n) !== entry.seconds || ((time?.nanos ?? 0) | 0) !== entry.nanos;
+    const stateChanged = (status?.state ?? TaskState.UNSPECIFIED) !== entry.state;
+    const contextChanged = task.contextId !== entry.contextId;
+    if (!(timeMoved || stateChanged || contextChanged)) return;
     const contexts = this.#contexts;
     const states = this.#states;
-    const time = task.status?.timestamp;
-    const timeMoved = Number(time?.seconds ?? 0n) !== entry.seconds || (time?.nanos ?? 0) !== entry.nanos;
-    const stateMoved =
-      states !== undefined && (timeMoved || (task.status?.state ?? TaskState.UNSPECIFIED) !== entry.state);
+    const stateMoved = states !== undefined && (timeMoved || stateChanged);
     const contextMoved =
-      contexts !== undefined &&
-      (task.contextId !== entry.contextId || (timeMoved && contexts.get(entry.contextId) !== entry));
+      contexts !== undefined && (contextChanged || (timeMoved && contexts.get(entry.contextId) !== entry));
     if (timeMoved) this.all.delete(entry);
     if (contextMoved) removeFromContext(contexts, entry);
     if (stateMoved) states.get(entry.state)?.delete(entry);
