@@ -61,6 +61,8 @@ class Group<E> {
 export class LruMap<E extends LruEntry<E>> {
   readonly bounds: LruBounds;
   readonly #groups = new Map<string, Group<E>>();
+  /** The group of the last lookup: most maps hold one group (a store without tenants), every save asks for it. */
+  #recent: Group<E> | undefined = undefined;
   /** The groups, as a max-heap by share. */
   readonly #heap: Group<E>[] = [];
   readonly #evicted: ((entry: E) => void) | undefined;
@@ -84,18 +86,18 @@ export class LruMap<E extends LruEntry<E>> {
 
   /** The number of entries and their bytes in one group. */
   usage(group: string): { entries: number; bytes: number } {
-    const g = this.#groups.get(group);
+    const g = this.#group(group);
     return { entries: g?.entries.size ?? 0, bytes: g?.bytes ?? 0 };
   }
 
   /** The entry, without making it more recent. */
   get(group: string, key: string): E | undefined {
-    return this.#groups.get(group)?.entries.get(key);
+    return this.#group(group)?.entries.get(key);
   }
 
   /** The entry, made the newest of its group; undefined (and nothing changed) when there is none. */
   touch(group: string, key: string): E | undefined {
-    const g = this.#groups.get(group);
+    const g = this.#group(group);
     const entry = g?.entries.get(key);
     if (g && entry && entry !== g.newest) {
       unlink(g, entry);
@@ -110,7 +112,7 @@ export class LruMap<E extends LruEntry<E>> {
    * answers that one.
    */
   add(entry: E): E | undefined {
-    let g = this.#groups.get(entry.group);
+    let g = this.#group(entry.group);
     if (!g) {
       g = new Group<E>(entry.group);
       this.#groups.set(entry.group, g);
@@ -130,7 +132,7 @@ export class LruMap<E extends LruEntry<E>> {
 
   /** Sets the entry's size, then evicts past the bounds (never the entry itself). */
   resize(entry: E, bytes: number): void {
-    const g = this.#groups.get(entry.group);
+    const g = this.#group(entry.group);
     if (!g || !holds(g, entry) || bytes === entry.bytes) {
       entry.bytes = bytes;
       return;
@@ -143,7 +145,7 @@ export class LruMap<E extends LruEntry<E>> {
   }
 
   delete(group: string, key: string): void {
-    const g = this.#groups.get(group);
+    const g = this.#group(group);
     const entry = g?.entries.get(key);
     if (g && entry) this.#remove(g, entry);
   }
@@ -160,6 +162,7 @@ export class LruMap<E extends LruEntry<E>> {
       return;
     }
     this.#groups.delete(g.name);
+    if (this.#recent === g) this.#recent = undefined;
     const last = this.#heap.pop() as Group<E>;
     if (last !== g) {
       this.#heap[g.at] = last;
@@ -172,6 +175,14 @@ export class LruMap<E extends LruEntry<E>> {
   /** The entries of one group, from the least to the most recently written. */
   *values(group: string): Generator<E> {
     for (let entry = this.#groups.get(group)?.oldest; entry; entry = entry.newer) yield entry;
+  }
+
+  #group(name: string): Group<E> | undefined {
+    const recent = this.#recent;
+    if (recent !== undefined && recent.name === name) return recent;
+    const g = this.#groups.get(name);
+    if (g) this.#recent = g;
+    return g;
   }
 
   #evictPast(writing: Group<E>, written: E): void {

@@ -52,7 +52,10 @@ class Leaf<E extends OrderKey> {
 }
 
 class Branch<E extends OrderKey> {
-  /** `low[i]` is at or before every entry of `children[i]` and after every entry of `children[i - 1]` (`low[0]` unused). */
+  /**
+   * `low[i]` is at or before every entry of `children[i]` and after every
+   * entry of `children[i - 1]` (`low[0]` unused, and not kept up to date).
+   */
   readonly low: OrderKey[] = [];
   readonly children: Node<E>[] = [];
   size = 0;
@@ -90,22 +93,34 @@ function keyOf(entry: OrderKey): OrderKey {
   return { seconds: entry.seconds, nanos: entry.nanos, taskId: entry.taskId };
 }
 
-/** The first index in `items` (sorted) whose key is after `key` (`orEqual`), or at or after it. */
-function position(items: readonly OrderKey[], key: OrderKey, orEqual: boolean): number {
-  let lo = 0;
-  let hi = items.length;
+/**
+ * The first index in `items` (sorted from `from` on) at or after `from` whose
+ * key is after `key` (`orEqual`), or at or after it. The ends are tried
+ * first, one comparison each: a new status time sorts before every key, and
+ * the task evicted is most often the last.
+ */
+function position(items: readonly OrderKey[], key: OrderKey, orEqual: boolean, from = 0): number {
+  let hi = items.length - 1;
+  if (hi < from || !goesAfter(items[from] as OrderKey, key, orEqual)) return from;
+  if (goesAfter(items[hi] as OrderKey, key, orEqual)) return hi + 1;
+  let lo = from + 1;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    const c = compareKeys(items[mid] as OrderKey, key);
-    if (c < 0 || (orEqual && c === 0)) lo = mid + 1;
+    if (goesAfter(items[mid] as OrderKey, key, orEqual)) lo = mid + 1;
     else hi = mid;
   }
   return lo;
 }
 
+/** Whether `key` goes after `item`: `item` comes first, or is equal (`orEqual`). */
+function goesAfter(item: OrderKey, key: OrderKey, orEqual: boolean): boolean {
+  const c = compareKeys(item, key);
+  return c < 0 || (orEqual && c === 0);
+}
+
 /** The child of `branch` that holds the entries just before (`orEqual`: at or just before) `key`. */
 function childPosition<E extends OrderKey>(branch: Branch<E>, key: OrderKey, orEqual: boolean): number {
-  return Math.max(0, position(branch.low, key, orEqual) - 1);
+  return position(branch.low, key, orEqual, 1) - 1;
 }
 
 export class OrderIndex<E extends OrderKey> {
@@ -212,7 +227,9 @@ export class OrderIndex<E extends OrderKey> {
 
   #delete(node: Node<E>, entry: E): boolean {
     if (node instanceof Leaf) {
-      const at = position(node.items, entry, false);
+      const last = node.items.length - 1;
+      // The last is the likeliest: an eviction takes the least recent write, most often the oldest status time.
+      const at = node.items[last] === entry ? last : position(node.items, entry, false);
       if (node.items[at] !== entry) return false;
       removeAt(node.items, at);
       return true;

@@ -2,8 +2,9 @@
  * The in-memory task store's indexes for ListTasks: per partition (one scope
  * and one owner) every task in the ListTasks order, and the same per context
  * and per state, each an `OrderIndex` kept up to date by every save that
- * moves a task (O(log n) each). A page is read from the one index that
- * serves the query:
+ * moves a task (O(log n) each). The per-context and per-state indexes exist
+ * from the first page that filters by a context or a state on (built then,
+ * O(n) once). A page is read from the one index that serves the query:
  *
  * - no filter, or only `statusTimestampAfter`: the partition's index; the
  *   instant bounds a prefix of the order, so the page and the total are
@@ -31,18 +32,6 @@ export interface IndexedTask extends StoredTask, OrderKey {
   nanos: number;
 }
 
-/** Whether the task's status time, state or context differ from what `entry` is indexed by. */
-export function indexMoved(entry: IndexedTask, task: Task): boolean {
-  const status = task.status;
-  const timestamp = status?.timestamp;
-  return (
-    entry.state !== (status?.state ?? TaskState.UNSPECIFIED) ||
-    entry.nanos !== (timestamp?.nanos ?? 0) ||
-    entry.seconds !== Number(timestamp?.seconds ?? 0n) ||
-    entry.contextId !== task.contextId
-  );
-}
-
 /**
  * Copies the task's status time, state and context into the entry's index
  * fields (while it is out of every index). The nanos, an int32, are kept as
@@ -68,16 +57,25 @@ export interface PartitionPage<E> {
   readonly totalSize: number;
 }
 
-/** The tasks of one scope and owner, indexed. */
+/**
+ * The tasks of one scope and owner, indexed. The partition's own index is
+ * kept from the first save; the per-context and per-state indexes only from
+ * the first page that filters by a context or by a state, which builds them
+ * with one walk of the partition's index (O(n), appends in order): a save
+ * into a partition nobody lists by filter then changes one tree, not four
+ * trees and a map.
+ */
 export class TaskPartition<E extends IndexedTask> {
   readonly all = new OrderIndex<E>();
   /**
-   * By context: the one task of a context that has one (most have one: a new
-   * context per conversation), an index once it has more. A context index
-   * per task cost three allocations and two tree operations per new task.
+   * By context, once a page asked for one: the one task of a context that has
+   * one (most have one: a new context per conversation), an index once it has
+   * more. A context index per task cost three allocations and two tree
+   * operations per new task.
    */
-  readonly #contexts = new Map<string, E | OrderIndex<E>>();
-  readonly #states = new Map<TaskState, OrderIndex<E>>();
+  #contexts: Map<string, E | OrderIndex<E>> | undefined = undefined;
+  /** By state, once a page asked for one. */
+  #states: Map<TaskState, OrderIndex<E>> | undefined = undefined;
 
   get size(): number {
     return this.all.size;
@@ -85,70 +83,69 @@ export class TaskPartition<E extends IndexedTask> {
 
   add(entry: E): void {
     this.all.insert(entry);
-    this.#addToContext(entry);
-    this.#stateIndex(entry.state).insert(entry);
+    if (this.#contexts) addToContext(this.#contexts, entry);
+    if (this.#states) stateIndex(this.#states, entry.state).insert(entry);
   }
 
   remove(entry: E): void {
     this.all.delete(entry);
-    this.#removeFromContext(entry);
-    this.#stateIndex(entry.state).delete(entry);
+    if (this.#contexts) removeFromContext(this.#contexts, entry);
+    this.#states?.get(entry.state)?.delete(entry);
   }
 
   /**
-   * Re-indexes an entry whose task's status time, state or context changed
-   * (`indexMoved`), in the indexes where its place changed: a state change
-   * within the same instant (a quick skill) leaves the partition's index
-   * alone, and a context's only task has no place to change.
+   * Re-indexes an entry for its task's status time, state and context as they
+   * read now, in the indexes where its place changed: a state change within
+   * the same instant (a quick skill) leaves the partition's index alone, and a
+   * context's only task has no place to change.
    */
   move(entry: E, task: Task): void {
-    const time = task.status?.timestamp;
-    const timeMoved = Number(time?.seconds ?? 0n) !== entry.seconds || (time?.nanos ?? 0) !== entry.nanos;
-    const stateMoved = timeMoved || (task.status?.state ?? TaskState.UNSPECIFIED) !== entry.state;
+    const status = task.status;
+    const time = status?.timestamp;
+    const timeMoved = Number(time?.seconds ?? 0n) !== entry.seconds || ((time?.nanos ?? 0) | 0) !== entry.nanos;
+    const stateChanged = (status?.state ?? TaskState.UNSPECIFIED) !== entry.state;
+    const contextChanged = task.contextId !== entry.contextId;
+    if (!(timeMoved || stateChanged || contextChanged)) return;
+    const contexts = this.#contexts;
+    const states = this.#states;
+    const stateMoved = states !== undefined && (timeMoved || stateChanged);
     const contextMoved =
-      task.contextId !== entry.contextId || (timeMoved && this.#contexts.get(entry.contextId) !== entry);
+      contexts !== undefined && (contextChanged || (timeMoved && contexts.get(entry.contextId) !== entry));
     if (timeMoved) this.all.delete(entry);
-    if (contextMoved) this.#removeFromContext(entry);
-    if (stateMoved) this.#stateIndex(entry.state).delete(entry);
+    if (contextMoved) removeFromContext(contexts, entry);
+    if (stateMoved) states.get(entry.state)?.delete(entry);
     setIndexFields(entry, task);
     if (timeMoved) this.all.insert(entry);
-    if (contextMoved) this.#addToContext(entry);
-    if (stateMoved) this.#stateIndex(entry.state).insert(entry);
+    if (contextMoved) addToContext(contexts, entry);
+    if (stateMoved) stateIndex(states, entry.state).insert(entry);
   }
 
-  /** A state's index; kept when it empties (there are few states, and a task passes through WORKING each run). */
-  #stateIndex(state: TaskState): OrderIndex<E> {
-    let index = this.#states.get(state);
-    if (!index) {
-      index = new OrderIndex<E>();
-      this.#states.set(state, index);
-    }
-    return index;
+  /** The contexts' indexes, built from the partition's on first use. */
+  #contextsBuilt(): Map<string, E | OrderIndex<E>> {
+    if (this.#contexts) return this.#contexts;
+    const contexts = new Map<string, E | OrderIndex<E>>();
+    this.all.walk(0, (entry) => {
+      addToContext(contexts, entry);
+      return true;
+    });
+    this.#contexts = contexts;
+    return contexts;
   }
 
-  #addToContext(entry: E): void {
-    const context = this.#contexts.get(entry.contextId);
-    if (context === undefined) this.#contexts.set(entry.contextId, entry);
-    else if (context instanceof OrderIndex) context.insert(entry);
-    else {
-      const index = new OrderIndex<E>();
-      index.insert(context);
-      index.insert(entry);
-      this.#contexts.set(entry.contextId, index);
-    }
-  }
-
-  #removeFromContext(entry: E): void {
-    const context = this.#contexts.get(entry.contextId);
-    if (context === entry) this.#contexts.delete(entry.contextId);
-    else if (context instanceof OrderIndex) {
-      context.delete(entry);
-      if (context.size === 1) this.#contexts.set(entry.contextId, context.slice(0, 1)[0] as E);
-    }
+  /** The states' indexes, built from the partition's on first use. */
+  #statesBuilt(): Map<TaskState, OrderIndex<E>> {
+    if (this.#states) return this.#states;
+    const states = new Map<TaskState, OrderIndex<E>>();
+    this.all.walk(0, (entry) => {
+      stateIndex(states, entry.state).insert(entry);
+      return true;
+    });
+    this.#states = states;
+    return states;
   }
 
   #contextIndex(contextId: string): OrderIndex<E> | undefined {
-    const context = this.#contexts.get(contextId);
+    const context = this.#contextsBuilt().get(contextId);
     if (context === undefined || context instanceof OrderIndex) return context;
     const one = new OrderIndex<E>();
     one.insert(context);
@@ -160,7 +157,7 @@ export class TaskPartition<E extends IndexedTask> {
     const index = query.contextId
       ? this.#contextIndex(query.contextId)
       : filtered
-        ? this.#states.get(query.status)
+        ? this.#statesBuilt().get(query.status)
         : this.all;
     if (!index) return { tasks: [], totalSize: 0 };
     const end = query.statusTimestampAfter
@@ -183,6 +180,37 @@ export class TaskPartition<E extends IndexedTask> {
       return true;
     });
     return { tasks, totalSize };
+  }
+}
+
+/** A state's index; kept when it empties (there are few states, and a task passes through WORKING each run). */
+function stateIndex<E extends IndexedTask>(states: Map<TaskState, OrderIndex<E>>, state: TaskState): OrderIndex<E> {
+  let index = states.get(state);
+  if (!index) {
+    index = new OrderIndex<E>();
+    states.set(state, index);
+  }
+  return index;
+}
+
+function addToContext<E extends IndexedTask>(contexts: Map<string, E | OrderIndex<E>>, entry: E): void {
+  const context = contexts.get(entry.contextId);
+  if (context === undefined) contexts.set(entry.contextId, entry);
+  else if (context instanceof OrderIndex) context.insert(entry);
+  else {
+    const index = new OrderIndex<E>();
+    index.insert(context);
+    index.insert(entry);
+    contexts.set(entry.contextId, index);
+  }
+}
+
+function removeFromContext<E extends IndexedTask>(contexts: Map<string, E | OrderIndex<E>>, entry: E): void {
+  const context = contexts.get(entry.contextId);
+  if (context === entry) contexts.delete(entry.contextId);
+  else if (context instanceof OrderIndex) {
+    context.delete(entry);
+    if (context.size === 1) contexts.set(entry.contextId, context.slice(0, 1)[0] as E);
   }
 }
 

@@ -27,7 +27,7 @@ import { type StreamResponse, type Task, TaskState } from "../../gen/a2a_pb.js";
 import { type LruEntry, LruMap } from "./lru-map.js";
 import { TaskVersionConflictError } from "./store-errors.js";
 import { taskBytes } from "./task-bytes.js";
-import { type IndexedTask, indexMoved, mergePages, setIndexFields, TaskPartition } from "./task-index.js";
+import { type IndexedTask, mergePages, setIndexFields, TaskPartition } from "./task-index.js";
 
 /** A task as stored: the task, whose it is, and the version the last save stored. */
 export interface StoredTask {
@@ -195,6 +195,8 @@ export class InMemoryTaskStore implements TaskStore {
   readonly #tasks: LruMap<TaskEntry>;
   /** Indexed tasks by scope, then owner. */
   readonly #partitions = new Map<string, Map<string, TaskPartition<TaskEntry>>>();
+  /** The partition the last new task went to. */
+  #recent: { scope: string; owner: string; partition: TaskPartition<TaskEntry> } | undefined = undefined;
 
   constructor(options: InMemoryTaskStoreOptions = {}) {
     this.maxTasks = positiveInteger("maxTasks", options.maxTasks ?? DEFAULT_MAX_TASKS);
@@ -234,7 +236,7 @@ export class InMemoryTaskStore implements TaskStore {
       if (this.#tasks.add(entry)) return Promise.reject(new TaskVersionConflictError(task.id, writer.version));
       this.#index(entry);
     } else if (stored.version === writer.version) {
-      if (indexMoved(stored, task)) (stored.partition as TaskPartition<TaskEntry>).move(stored, task);
+      (stored.partition as TaskPartition<TaskEntry>).move(stored, task);
       stored.task = task;
       stored.version++;
       this.#tasks.resize(stored, bytes);
@@ -272,18 +274,27 @@ export class InMemoryTaskStore implements TaskStore {
 
   #index(entry: TaskEntry): void {
     setIndexFields(entry, entry.task);
-    let owners = this.#partitions.get(entry.group);
-    if (!owners) {
-      owners = new Map();
-      this.#partitions.set(entry.group, owners);
-    }
-    let partition = owners.get(entry.owner);
-    if (!partition) {
-      partition = new TaskPartition<TaskEntry>();
-      owners.set(entry.owner, partition);
-    }
+    const partition = this.#partition(entry.group, entry.owner);
     partition.add(entry);
     entry.partition = partition;
+  }
+
+  /** The scope's partition of the owner's tasks, made when new; the last one is at hand (most agents have one). */
+  #partition(scope: string, owner: string): TaskPartition<TaskEntry> {
+    const recent = this.#recent;
+    if (recent !== undefined && recent.scope === scope && recent.owner === owner) return recent.partition;
+    let owners = this.#partitions.get(scope);
+    if (!owners) {
+      owners = new Map();
+      this.#partitions.set(scope, owners);
+    }
+    let partition = owners.get(owner);
+    if (!partition) {
+      partition = new TaskPartition<TaskEntry>();
+      owners.set(owner, partition);
+    }
+    this.#recent = { scope, owner, partition };
+    return partition;
   }
 
   #unindex(entry: TaskEntry): void {
@@ -292,6 +303,7 @@ export class InMemoryTaskStore implements TaskStore {
     partition.remove(entry);
     entry.partition = undefined;
     if (partition.size > 0) return;
+    if (this.#recent?.partition === partition) this.#recent = undefined;
     const owners = this.#partitions.get(entry.group);
     owners?.delete(entry.owner);
     if (owners?.size === 0) this.#partitions.delete(entry.group);

@@ -85,6 +85,26 @@ describe("OrderIndex", () => {
     }
   });
 
+  it("keeps the order when new keys come first and the oldest leaves, also after the clock steps back", () => {
+    // The store's pattern: each new task sorts first (the newest status time) and the least recently added one
+    // leaves, most often the last key; a clock stepped back puts new keys in the middle and the leaving ones too.
+    const index = new OrderIndex<Entry>();
+    const added: Entry[] = [];
+    let now = 100_000;
+    for (let step = 0; step < 20_000; step++) {
+      now += step % 1_000 === 999 ? -5_000 : step % 3 === 0 ? 0 : 1;
+      const entry = { seconds: now, nanos: 0, taskId: `t${(step * 7_919) % 20_000}` };
+      index.insert(entry);
+      added.push(entry);
+      if (added.length > 3_000) expect(index.delete(added.shift() as Entry)).toBe(true);
+      if (step % 1_999 === 0 || step === 19_999) {
+        expect(ids(contents(index))).toEqual(ids([...added].sort(compareKeys)));
+        const probe = added[Math.floor(added.length / 2)] as Entry;
+        expect(index.countBefore(probe, false)).toBe(added.filter((e) => compareKeys(e, probe) < 0).length);
+      }
+    }
+  });
+
   it("answers false for an entry it does not hold, even one whose key ties with a held one", () => {
     const index = new OrderIndex<Entry>();
     const held = { seconds: 1, nanos: 0, taskId: "x" };

@@ -143,6 +143,50 @@ describe("ListTasks indexes", () => {
     expect((await store.list("s", query({ status: WORKING }))).totalSize).toBe(0);
   });
 
+  it("answer the first page filtered by a context or a state after many unfiltered saves and evictions, and every page after", async () => {
+    // The indexes by context and by state are built by the first page that asks for one: each scope here is
+    // filled (new tasks, quick WORKING -> COMPLETED runs, later re-saves, moves between contexts, evictions)
+    // before any filtered page, then checked, then changed again and checked again.
+    const contexts = ["c0", "c1", "c2", "c3"];
+    const states = [WORKING, COMPLETED, INPUT_REQUIRED];
+    for (const first of [{ contextId: "c2" }, { status: COMPLETED }, { contextId: "c1", status: WORKING }]) {
+      const store = new InMemoryTaskStore({ maxTasks: 120 });
+      let step = 0;
+      const saveMany = async (count: number) => {
+        for (const end = step + count; step < end; step++) {
+          const id = `t${(step * 7) % 200}`;
+          const contextId = contexts[(step * 5) % 4] as string;
+          const ms = step % 9 === 0 ? 50 * (step % 13) : 1000 + step;
+          await put(store, taskAt(id, ms, { state: WORKING, contextId }));
+          if (step % 3 !== 0) await put(store, taskAt(id, ms, { state: states[step % 3] as TaskState, contextId }));
+        }
+      };
+      const expectAsScope = async () => {
+        const all: StoredTask[] = [];
+        for (let i = 0; i < 200; i++) {
+          const t = await store.get(`t${i}`, "s");
+          if (t) all.push(t);
+        }
+        const filters: Partial<TaskQuery>[] = [first, {}, { statusTimestampAfter: timestampFromMs(1200) }];
+        for (const contextId of contexts) filters.push({ contextId }, { contextId, status: WORKING });
+        for (const status of states) filters.push({ status }, { status, statusTimestampAfter: timestampFromMs(300) });
+        for (const [at, filter] of filters.entries()) {
+          const asked = query({ ...filter, pageSize: 100 });
+          const matching = all.filter((t) => matchesQuery(t, asked)).sort((a, b) => compareTasks(a.task, b.task));
+          const page = await store.list("s", asked);
+          expect(ids(page.tasks), `filter ${at}`).toEqual(ids(matching.slice(0, 100)));
+          expect(page.totalSize).toBe(matching.length);
+        }
+      };
+      await saveMany(1_000);
+      expect(store.size).toBe(120);
+      await expectAsScope();
+      await saveMany(500);
+      for (let i = 0; i < 200; i += 11) await store.delete(`t${i}`, "s");
+      await expectAsScope();
+    }
+  });
+
   it("answer every page and total as filtering and sorting the scope would, through random saves and evictions", async () => {
     let seed = 3;
     const next = () => {
