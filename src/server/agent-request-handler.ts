@@ -421,8 +421,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
       taskId,
       contextId,
       extensions: activation,
-      taskUpdater: execution.updater,
-      cancellation: execution,
+      execution,
       platform,
       acceptedOutputModes: request.configuration?.acceptedOutputModes ?? [],
       referencedTasks: references.resolved,
@@ -430,7 +429,6 @@ export class AgentRequestHandler implements A2ARequestHandler {
       logger: this.#options.logger,
       secrets: this.#options.secrets,
       tools: this.#tools,
-      toolEvents: execution,
       memory: this.#options.memory,
     });
     // Starting writes WORKING, which stores the task (unless it is deferred).
