@@ -55,6 +55,17 @@ export interface ToolEventChannel {
   readonly bufferedToolEvents: readonly ToolEvent[];
 }
 
+/**
+ * The harness's execution of the run, as its context sees it: the task
+ * updater (made on first use), the preemption (`cancelled` is set once it is
+ * preempted; `signal` is made on demand) and where tool events go.
+ */
+export interface ExecutionHandle extends ToolEventChannel {
+  readonly updater: TaskUpdater;
+  readonly signal: AbortSignal;
+  readonly cancelled: Error | undefined;
+}
+
 /** @internal What the harness knows when it builds a context. */
 export interface AgentExecutionContextInit<TTools> {
   readonly agentName: string;
@@ -66,9 +77,7 @@ export interface AgentExecutionContextInit<TTools> {
   readonly taskId: string;
   readonly contextId: string;
   readonly extensions: ExtensionActivation;
-  readonly taskUpdater: TaskUpdater;
-  /** The execution's preemption: `cancelled` is set once it is preempted; `signal` is made on demand. */
-  readonly cancellation: { readonly signal: AbortSignal; readonly cancelled: Error | undefined };
+  readonly execution: ExecutionHandle;
   readonly platform: PlatformContext | undefined;
   readonly acceptedOutputModes: readonly string[];
   readonly referencedTasks: readonly Task[];
@@ -76,7 +85,6 @@ export interface AgentExecutionContextInit<TTools> {
   readonly logger: Logger;
   readonly secrets: SecretSource | undefined;
   readonly tools: ToolsFactory<TTools>;
-  readonly toolEvents: ToolEventChannel;
   readonly memory?: SkillMemoryOptions | undefined;
 }
 
@@ -269,21 +277,21 @@ export class AgentExecutionContext<TTools = ToolBindings> {
 
   /** Report progress, publish artifacts, pause, or close the task. */
   get taskUpdater(): TaskUpdater {
-    return this.#init.taskUpdater;
+    return this.#init.execution.updater;
   }
 
   /** Aborts (with a `CancelledError`) when CancelTask or a newer message preempts this execution. */
   get signal(): AbortSignal {
-    return this.#init.cancellation.signal;
+    return this.#init.execution.signal;
   }
 
   get isCancelled(): boolean {
-    return this.#init.cancellation.cancelled !== undefined;
+    return this.#init.execution.cancelled !== undefined;
   }
 
   /** Throws the `CancelledError` once preempted: poll it in loops that do not await. */
   throwIfCancelled(): void {
-    const cancelled = this.#init.cancellation.cancelled;
+    const cancelled = this.#init.execution.cancelled;
     if (cancelled) throw cancelled;
   }
 
@@ -336,12 +344,12 @@ export class AgentExecutionContext<TTools = ToolBindings> {
    * The platform tools emit theirs; a tool of your own may too.
    */
   emitToolEvent(event: ToolEvent): void {
-    this.#init.toolEvents.emitToolEvent(event);
+    this.#init.execution.emitToolEvent(event);
   }
 
   /** The tool events kept for the final message of a non-streaming request; always empty on a streaming one. */
   get bufferedEvents(): readonly ToolEvent[] {
-    return [...this.#init.toolEvents.bufferedToolEvents];
+    return [...this.#init.execution.bufferedToolEvents];
   }
 
   /**

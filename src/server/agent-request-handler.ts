@@ -421,8 +421,7 @@ export class AgentRequestHandler implements A2ARequestHandler {
       taskId,
       contextId,
       extensions: activation,
-      taskUpdater: execution.updater,
-      cancellation: execution,
+      execution,
       platform,
       acceptedOutputModes: request.configuration?.acceptedOutputModes ?? [],
       referencedTasks: references.resolved,
@@ -430,7 +429,6 @@ export class AgentRequestHandler implements A2ARequestHandler {
       logger: this.#options.logger,
       secrets: this.#options.secrets,
       tools: this.#tools,
-      toolEvents: execution,
       memory: this.#options.memory,
     });
     // Starting writes WORKING, which stores the task (unless it is deferred).
@@ -767,8 +765,19 @@ function checkAcceptsMessages(task: Task, message: Message): void {
  */
 export function scopeOf(tenant: string, caller: CallerIdentity): string {
   checkId(tenant, "tenant");
-  return `${tenant.length}:${tenant}${caller.tenantId}`;
+  const last = lastScope;
+  if (tenant === last.tenant && caller.tenantId === last.callerTenant) return last.scope;
+  const scope = `${tenant.length}:${tenant}${caller.tenantId}`;
+  lastScope = { tenant, callerTenant: caller.tenantId, scope };
+  return scope;
 }
+
+/**
+ * The scope `scopeOf` made last: calls from one tenant get the very same
+ * string, whose hash V8 keeps, instead of a new one to flatten and hash at
+ * every map lookup of the live tasks and the store.
+ */
+let lastScope = { tenant: "", callerTenant: "", scope: "0:" };
 
 function pushNotSupported(): PushNotificationNotSupportedError {
   return new PushNotificationNotSupportedError("This agent does not support push notifications");

@@ -36,7 +36,7 @@ import { runInCopiedScope } from "../runtime/context-var.js";
 import type { Logger } from "../runtime/logger.js";
 import { otel } from "../runtime/otel.js";
 import { TRACER_NAME } from "../runtime/tracing.js";
-import type { AgentExecutionContext, ToolEventChannel } from "./agent-execution-context.js";
+import type { AgentExecutionContext, ExecutionHandle } from "./agent-execution-context.js";
 import { type CancellationReason, CancelledError, isCancellation } from "./cancellation.js";
 import type { Subscription } from "./event-queue.js";
 import type { LiveTask, LiveTasks } from "./live-task.js";
@@ -75,14 +75,10 @@ export interface ExecutionOptions {
 
 type Outcome =
   | { readonly kind: "returned"; readonly value: unknown }
-  | { readonly kind: "threw"; readonly error: unknown }
-  | { readonly kind: "preempted" };
+  | { readonly kind: "threw"; readonly error: unknown };
 
-const PREEMPTED: Outcome = { kind: "preempted" };
-
-export class Execution implements ToolEventChannel {
+export class Execution implements ExecutionHandle {
   readonly live: LiveTask;
-  readonly updater: TaskUpdater;
   /** The events the starting request streams; ends when this run ends. Only for streaming requests. */
   readonly requestEvents: Subscription<StreamResponse> | undefined;
   /** Resolves at the first terminal or interrupted state, or when the run is over (what a blocking SendMessage waits for). */
@@ -94,8 +90,9 @@ export class Execution implements ToolEventChannel {
   #cancelled: CancelledError | undefined;
   #controller: AbortController | undefined;
   #resolveSettled!: () => void;
-  /** Settles the run's outcome: with the skill's, or with "preempted" first. */
-  #settleOutcome: ((outcome: Outcome) => void) | undefined;
+  #updater: TaskUpdater | undefined;
+  /** The skill's span, while it is open. */
+  #span: Span | undefined;
   /** The tool events of a non-streaming run, for its final message (made by the first one). */
   #toolEvents: ToolEvent[] | undefined;
 
@@ -105,7 +102,6 @@ export class Execution implements ToolEventChannel {
     this.live = options.live;
     this.live.execution = this;
     options.liveTasks.runStarted(this);
-    this.updater = new TaskUpdater(this.live, () => this.#cancelled);
     this.requestEvents = options.stream ? this.live.events.subscribe() : undefined;
     this.settled = new Promise((resolve) => {
       this.#resolveSettled = resolve;
@@ -122,6 +118,18 @@ export class Execution implements ToolEventChannel {
       if (this.#cancelled) this.#controller.abort(this.#cancelled);
     }
     return this.#controller.signal;
+  }
+
+  /**
+   * The skill's task updater, made on first use (a skill that only returns
+   * its result never needs one); revoked once the run is over.
+   */
+  get updater(): TaskUpdater {
+    if (!this.#updater) {
+      this.#updater = new TaskUpdater(this.live, () => this.#cancelled);
+      if (this.#over) this.#updater.revoke();
+    }
+    return this.#updater;
   }
 
   /** Why the run was preempted, once it was. */
@@ -174,15 +182,19 @@ export class Execution implements ToolEventChannel {
     if (this.#over) return;
     this.#cancelled = new CancelledError(reason);
     this.#controller?.abort(this.#cancelled);
-    this.#settleOutcome?.(PREEMPTED);
+    this.#endSpan(undefined);
     this.#end();
   }
 
-  async #run(handler: SkillHandler, ctx: AgentExecutionContext<unknown>, inputText: string): Promise<void> {
-    const { logger, skillId } = this.#options;
+  /**
+   * Runs the skill in its own copy of the context scope (`runInCopiedScope`);
+   * its outcome is recorded when it settles, unless the run was preempted
+   * first. Callbacks rather than awaits: no promise of its own per run.
+   */
+  #run(handler: SkillHandler, ctx: AgentExecutionContext<unknown>, inputText: string): void {
+    const { skillId } = this.#options;
     const api = otel();
     const skill = withMemoryPrefetch(handler, ctx, inputText);
-    let span: Span | undefined;
     let call = skill;
     if (api) {
       const parent = this.#options.traceContext ?? api.context.active();
@@ -193,27 +205,54 @@ export class Execution implements ToolEventChannel {
           { attributes: { "novaos.skill.id": skillId, "a2a.task.id": this.live.task.id } },
           parent,
         );
-      span = started;
+      this.#span = started;
       // The span is made the active one when it records (an OpenTelemetry SDK is installed) or continues a
       // caller's trace: the skill's outbound calls then carry it. Otherwise there is nothing to carry.
       if (started.isRecording() || parent !== api.context.active()) {
         call = () => api.context.with(api.trace.setSpan(parent, started), skill);
       }
     }
-    const outcome = await this.#settle(call);
-    if (api && outcome.kind === "threw" && !isCancellation(outcome.error)) {
-      span?.setStatus({ code: api.SpanStatusCode.ERROR, message: describeException(outcome.error) });
-    }
-    span?.end();
-    if (outcome.kind === "preempted") return;
+    runInCopiedScope(call).then(
+      (value) => this.#settled({ kind: "returned", value }),
+      (error: unknown) => this.#settled({ kind: "threw", error }),
+    );
+  }
+
+  /** The skill settled: nothing more when the run was preempted meanwhile, else its outcome is written. */
+  #settled(outcome: Outcome): void {
+    if (this.#over) return;
+    this.#endSpan(outcome.kind === "threw" && !isCancellation(outcome.error) ? outcome.error : undefined);
+    let written: Promise<void> | undefined;
     try {
-      await this.#finalize(outcome);
+      written = this.#finalize(outcome);
     } catch (error) {
-      logger.error({ err: error, task_id: this.live.task.id }, "could not record the skill's outcome");
-      await this.#failUnrecorded();
-    } finally {
-      this.#end();
+      this.#unrecorded(error);
+      return;
     }
+    if (written)
+      written.then(
+        () => this.#end(),
+        (error: unknown) => this.#unrecorded(error),
+      );
+    else this.#end();
+  }
+
+  /** Ends the skill's span (once), marked failed when the skill threw `error`. */
+  #endSpan(error: unknown): void {
+    const span = this.#span;
+    if (!span) return;
+    this.#span = undefined;
+    const api = otel();
+    if (api && error !== undefined) {
+      span.setStatus({ code: api.SpanStatusCode.ERROR, message: describeException(error) });
+    }
+    span.end();
+  }
+
+  /** Writing the outcome failed: the task is failed instead, then the run ends. */
+  #unrecorded(error: unknown): void {
+    this.#options.logger.error({ err: error, task_id: this.live.task.id }, "could not record the skill's outcome");
+    void this.#failUnrecorded().finally(() => this.#end());
   }
 
   /**
@@ -230,20 +269,8 @@ export class Execution implements ToolEventChannel {
     }
   }
 
-  /** The skill's outcome, or "preempted" as soon as the run is preempted. Never rejects. */
-  #settle(call: () => SkillResult | Promise<SkillResult>): Promise<Outcome> {
-    return new Promise((resolve) => {
-      this.#settleOutcome = resolve;
-      if (this.#cancelled) resolve(PREEMPTED);
-      runInCopiedScope(call).then(
-        (value) => resolve({ kind: "returned", value }),
-        (error: unknown) => resolve({ kind: "threw", error }),
-      );
-    });
-  }
-
   /** What the outcome writes, and its save; undefined when it writes nothing (not async: one promise fewer per run). */
-  #finalize(outcome: Exclude<Outcome, { kind: "preempted" }>): Promise<void> | undefined {
+  #finalize(outcome: Outcome): Promise<void> | undefined {
     const { logger } = this.#options;
     // Harness rule 5 (and harness rule 1 when a CancelTask raced the return): a terminal state stands.
     if (this.live.terminal) return undefined;
@@ -278,17 +305,19 @@ export class Execution implements ToolEventChannel {
     // The skill already paused with its own (richer) message, e.g. a HITL or OAuth payload: keep it.
     if (
       isInterruptedState(state) &&
-      this.updater.lastWrittenState === state &&
+      this.#updater?.lastWrittenState === state &&
       this.live.task.status?.state === state
     ) {
       return undefined;
     }
-    const parts = this.#outputParts(output);
+    const outputParts = this.#outputParts(output);
     const masked = withFiniteJson(metadata && this.#options.masker ? this.#options.masker.json(metadata) : metadata);
     const metadataParts = masked ? [skillMetadataPart(masked)] : [];
+    // The output's parts and the metadata part: the answer's message, and the output artifact's parts.
+    const parts = masked ? [...outputParts, ...metadataParts] : outputParts;
     // No task exists yet: the answer is a Message of its own (spec §3.1.1), and nothing is stored.
     if (replyAs === "message" && state === TaskState.COMPLETED && this.live.pending) {
-      this.directReply = agentMessage(randomUuid(), "", this.live.task.contextId, [...parts, ...metadataParts]);
+      this.directReply = agentMessage(randomUuid(), "", this.live.task.contextId, parts);
       return undefined;
     }
     if (state === TaskState.FAILED) {
@@ -296,9 +325,10 @@ export class Execution implements ToolEventChannel {
       const text = reason || "The skill failed";
       return this.#write(state, [textPart(text), skillErrorPart(text, String(status)), ...metadataParts]);
     }
-    if (state === TaskState.COMPLETED && parts.length > 0) {
+    if (state === TaskState.COMPLETED && outputParts.length > 0) {
       this.live.writeArtifact({
-        artifact: artifact(randomUuid(), "output", [...parts, ...metadataParts]),
+        // One parts list for the artifact and the closing message: the task is closed next, nothing appends to it.
+        artifact: artifact(randomUuid(), "output", parts),
         lastChunk: true,
         // Made here and written once, just before the task closes: nothing appends to it.
         owned: true,
@@ -306,7 +336,7 @@ export class Execution implements ToolEventChannel {
         savedByNextWrite: true,
       });
     }
-    return this.#write(state, [...parts, ...metadataParts]);
+    return this.#write(state, parts);
   }
 
   #outputParts(output: JsonValue | undefined): Part[] {
@@ -360,7 +390,7 @@ export class Execution implements ToolEventChannel {
     if (this.#over) return;
     this.#over = true;
     if (!this.directReply) this.live.commit();
-    this.updater.revoke();
+    this.#updater?.revoke();
     this.requestEvents?.end();
     this.#resolveSettled();
     const live = this.live;

@@ -79,8 +79,7 @@ export type TaskUpdateListener = (live: LiveTask, frame: StreamResponse) => void
 export class LiveTask implements StoredTask {
   readonly task: Task;
   readonly scope: string;
-  /** The task's key among the live tasks (and in the in-memory store). */
-  readonly key: string;
+  #key: string | undefined;
   #events: EventQueue<StreamResponse> | undefined;
   #closed = false;
   /** The execution allowed to write through a task updater, if any. */
@@ -115,7 +114,6 @@ export class LiveTask implements StoredTask {
   ) {
     this.task = task;
     this.scope = scope;
-    this.key = scopedKey(task.id, scope);
     this.writer = writer;
     writer.bytes ??= taskBytes(task);
     // A task not stored yet collects no frames until its first save starts (`#save`).
@@ -125,6 +123,12 @@ export class LiveTask implements StoredTask {
     this.#maxHistoryBytes = limits.maxHistoryBytes ?? DEFAULT_MAX_HISTORY_BYTES;
     this.#maxBacklogBytes = limits.maxBacklogBytes ?? STREAM_BACKLOG_BYTES;
     this.#onUpdate = onUpdate;
+  }
+
+  /** The task's scoped key (`scopedKey`), made on first use: the live tasks themselves are found without it. */
+  get key(): string {
+    this.#key ??= scopedKey(this.task.id, this.scope);
+    return this.#key;
   }
 
   get owner(): string {
@@ -458,14 +462,26 @@ export function snapshotTask(task: Task): Task {
 }
 
 /**
- * The live tasks of one agent, by scoped task id. A task is live while a run
- * executes on it, and also while a subscription watches it and it is not
- * terminal (spec §3.1.6: a subscription to a paused task stays open until
- * the task ends), so the run a follow-up starts streams to every stream
- * already watching.
+ * Where a registered task sits among the live tasks. Released, it is emptied
+ * before its entry is deleted: a map that churns keeps its retired hash
+ * tables chained to the current one, and a retired table promoted to the old
+ * generation would otherwise hold every task it pointed at until the next
+ * full collection.
+ */
+interface Slot {
+  live: LiveTask | undefined;
+}
+
+/**
+ * The live tasks of one agent, by scope then task id (no key string is built
+ * per call). A task is live while a run executes on it, and also while a
+ * subscription watches it and it is not terminal (spec §3.1.6: a
+ * subscription to a paused task stays open until the task ends), so the run
+ * a follow-up starts streams to every stream already watching.
  */
 export class LiveTasks {
-  readonly #tasks = new Map<string, LiveTask>();
+  readonly #scopes = new Map<string, Map<string, Slot>>();
+  #size = 0;
   readonly #onUpdate: TaskUpdateListener | undefined;
   /** Runs started and not yet ended (their outcome stored). */
   #running = 0;
@@ -486,11 +502,11 @@ export class LiveTasks {
   }
 
   get size(): number {
-    return this.#tasks.size;
+    return this.#size;
   }
 
   get(taskId: string, scope: string): LiveTask | undefined {
-    return this.#tasks.get(scopedKey(taskId, scope));
+    return this.#scopes.get(scope)?.get(taskId)?.live;
   }
 
   /**
@@ -498,10 +514,16 @@ export class LiveTasks {
    * none yet; `writer` says whose it is and which stored version it replaces.
    */
   open(task: Task, scope: string, store: TaskStore, writer: TaskWriter): LiveTask {
-    const existing = this.get(task.id, scope);
+    let tasks = this.#scopes.get(scope);
+    const existing = tasks?.get(task.id)?.live;
     if (existing) return existing;
     const live = new LiveTask(task, scope, store, writer, this.#limits, this.#onUpdate, this.coordinator);
-    this.#tasks.set(live.key, live);
+    if (!tasks) {
+      tasks = new Map();
+      this.#scopes.set(scope, tasks);
+    }
+    tasks.set(task.id, { live });
+    this.#size++;
     return live;
   }
 
@@ -512,7 +534,14 @@ export class LiveTasks {
    */
   release(live: LiveTask): void {
     if (live.execution || (live.watched && !live.terminal)) return;
-    if (this.#tasks.get(live.key) === live) this.#tasks.delete(live.key);
+    const tasks = this.#scopes.get(live.scope);
+    const slot = tasks?.get(live.task.id);
+    if (tasks && slot?.live === live) {
+      slot.live = undefined;
+      tasks.delete(live.task.id);
+      this.#size--;
+      if (tasks.size === 0) this.#scopes.delete(live.scope);
+    }
     live.close();
   }
 
@@ -542,18 +571,22 @@ export class LiveTasks {
 
   /** The live tasks a skill is running on. */
   *executing(): Generator<LiveTask> {
-    for (const live of this.#tasks.values()) if (live.execution) yield live;
+    for (const live of this.#all()) if (live.execution) yield live;
   }
 
   /** The live tasks of one scope. */
   *inScope(scope: string): Generator<LiveTask> {
-    for (const live of this.#tasks.values()) if (live.scope === scope) yield live;
+    for (const slot of this.#scopes.get(scope)?.values() ?? []) if (slot.live) yield slot.live;
   }
 
   /** Subscriptions across all live tasks (for leak checks). */
   get subscriptionCount(): number {
     let n = 0;
-    for (const live of this.#tasks.values()) n += live.watched ? live.events.subscriptionCount : 0;
+    for (const live of this.#all()) n += live.watched ? live.events.subscriptionCount : 0;
     return n;
+  }
+
+  *#all(): Generator<LiveTask> {
+    for (const tasks of this.#scopes.values()) for (const slot of tasks.values()) if (slot.live) yield slot.live;
   }
 }
