@@ -52,20 +52,21 @@ class JsonRpcCodec implements HttpRpcCodec {
   }
 
   /** A missing Content-Type is read as JSON: the body of a JSON-RPC request is never anything else. */
-  async decode({ maxBodyBytes, maxValues }: RequestLimits): Promise<RpcRequest> {
+  async decode(limits: RequestLimits): Promise<RpcRequest> {
     const contentType = headerValue(this.#request.headers, "content-type");
     if (contentType !== undefined) {
       const refused = checkRequestContentType(contentType);
       if (refused) throw refused;
     }
-    const decoded = decodeJsonRpcRequest(await this.#request.body(maxBodyBytes), { maxBodyBytes, maxValues });
+    // The limits are the options of both decodes as they are: no object of options per request.
+    const decoded = decodeJsonRpcRequest(await this.#request.body(limits.maxBodyBytes), limits);
     if (!decoded.ok) {
       this.#id = decoded.id;
       throw decoded.error;
     }
     const { id, binding, params } = decoded.request;
     this.#id = id;
-    return { method: binding, input: decodeMessage(binding.input as DescMessage, params, { maxValues }) };
+    return { method: binding, input: decodeMessage(binding.input as DescMessage, params, limits) };
   }
 
   result(method: A2ABinding, output: Message): string {
