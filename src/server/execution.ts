@@ -327,10 +327,10 @@ export class Execution implements ExecutionHandle {
     }
     if (state === TaskState.COMPLETED && outputParts.length > 0) {
       this.live.writeArtifact({
-        // One parts list for the artifact and the closing message: the task is closed next, nothing appends to it.
+        // Made here and written once, just before the task closes: nothing appends to it, so it keeps the parts
+        // list the closing message has too.
         artifact: artifact(randomUuid(), "output", parts),
         lastChunk: true,
-        // Made here and written once, just before the task closes: nothing appends to it.
         owned: true,
         // The closing status, written next, stores both in one save.
         savedByNextWrite: true,

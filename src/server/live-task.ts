@@ -481,7 +481,6 @@ interface Slot {
  */
 export class LiveTasks {
   readonly #scopes = new Map<string, Map<string, Slot>>();
-  #size = 0;
   readonly #onUpdate: TaskUpdateListener | undefined;
   /** Runs started and not yet ended (their outcome stored). */
   #running = 0;
@@ -502,7 +501,9 @@ export class LiveTasks {
   }
 
   get size(): number {
-    return this.#size;
+    let size = 0;
+    for (const tasks of this.#scopes.values()) size += tasks.size;
+    return size;
   }
 
   get(taskId: string, scope: string): LiveTask | undefined {
@@ -523,7 +524,6 @@ export class LiveTasks {
       this.#scopes.set(scope, tasks);
     }
     tasks.set(task.id, { live });
-    this.#size++;
     return live;
   }
 
@@ -539,7 +539,6 @@ export class LiveTasks {
     if (tasks && slot?.live === live) {
       slot.live = undefined;
       tasks.delete(live.task.id);
-      this.#size--;
       if (tasks.size === 0) this.#scopes.delete(live.scope);
     }
     live.close();

@@ -122,26 +122,14 @@ export class TaskPartition<E extends IndexedTask> {
 
   /** The contexts' indexes, built from the partition's on first use. */
   #contextsBuilt(): Map<string, E | OrderIndex<E>> {
-    if (this.#contexts) return this.#contexts;
-    const contexts = new Map<string, E | OrderIndex<E>>();
-    this.all.walk(0, (entry) => {
-      addToContext(contexts, entry);
-      return true;
-    });
-    this.#contexts = contexts;
-    return contexts;
+    this.#contexts ??= indexEach(this.all, new Map(), addToContext);
+    return this.#contexts;
   }
 
   /** The states' indexes, built from the partition's on first use. */
   #statesBuilt(): Map<TaskState, OrderIndex<E>> {
-    if (this.#states) return this.#states;
-    const states = new Map<TaskState, OrderIndex<E>>();
-    this.all.walk(0, (entry) => {
-      stateIndex(states, entry.state).insert(entry);
-      return true;
-    });
-    this.#states = states;
-    return states;
+    this.#states ??= indexEach(this.all, new Map(), (states, entry) => stateIndex(states, entry.state).insert(entry));
+    return this.#states;
   }
 
   #contextIndex(contextId: string): OrderIndex<E> | undefined {
@@ -181,6 +169,15 @@ export class TaskPartition<E extends IndexedTask> {
     });
     return { tasks, totalSize };
   }
+}
+
+/** `into` with every entry of `all` added, in order (one walk: the first build of a lazy index). */
+function indexEach<E extends IndexedTask, M>(all: OrderIndex<E>, into: M, add: (into: M, entry: E) => void): M {
+  all.walk(0, (entry) => {
+    add(into, entry);
+    return true;
+  });
+  return into;
 }
 
 /** A state's index; kept when it empties (there are few states, and a task passes through WORKING each run). */
