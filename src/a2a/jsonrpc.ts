@@ -100,7 +100,16 @@ export function encodeJsonRpcResult(id: JsonRpcId, result: JsonValue): string {
 
 /** The result envelope around a result that is already JSON text (e.g. `encodeMessageText`). */
 export function encodeJsonRpcResultText(id: JsonRpcId, resultJson: string): string {
-  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${resultJson}}`;
+  return `{"jsonrpc":"2.0","id":${idText(id)},"result":${resultJson}}`;
+}
+
+/**
+ * The id as JSON text. A finite number (most clients count their calls) is
+ * written as `JSON.stringify` writes it, without the call into it, which costs
+ * more than the rest of the envelope; anything else goes through it.
+ */
+function idText(id: JsonRpcId): string {
+  return typeof id === "number" && Number.isFinite(id) ? `${id}` : JSON.stringify(id);
 }
 
 /** The error envelope; anything that is not an A2AError is answered as a generic -32603. */

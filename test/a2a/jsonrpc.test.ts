@@ -13,6 +13,7 @@ import {
   decodeJsonRpcRequest,
   encodeJsonRpcError,
   encodeJsonRpcResult,
+  encodeJsonRpcResultText,
   type JsonRpcDecodeResult,
   parseJsonRpcResponse,
 } from "../../src/a2a/jsonrpc.js";
@@ -128,6 +129,13 @@ describe("response envelopes", () => {
     const err = JSON.parse(encodeJsonRpcError("x", new TaskNotFoundError(undefined, { metadata: { taskId: "t" } })));
     expect(err).toMatchObject({ jsonrpc: "2.0", id: "x", error: { code: -32001, message: "Task not found" } });
     expect(err.error.data[0].metadata).toEqual({ taskId: "t" });
+  });
+
+  it("writes every id of a result envelope as JSON.stringify writes it", () => {
+    const ids = [0, -0, 7, -3, 1.5, 1e21, 1e-7, Number.MAX_SAFE_INTEGER + 2, Number.POSITIVE_INFINITY, "a\"b", "", null];
+    for (const id of ids) {
+      expect(encodeJsonRpcResultText(id, "{}")).toBe(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{}}`);
+    }
   });
 
   it("reads the error member first, since result: null is legal", () => {
