@@ -224,15 +224,19 @@ async function writeStreamReply(reply: HttpStreamReply, res: ServerResponse, req
  * buffers and the chunk framing the client must undo). 304 has no body and
  * must not claim one. The write itself waits for the end of the turn (see
  * turn-end-writes.ts).
+ *
+ * A text body is encoded once, here, and its length read off the bytes:
+ * node writes a string body by prepending the head to it and encoding the
+ * two again, so a string cost a length pass, a copy and an encoding pass
+ * where the bytes cost one encoding (docs/decisions.md B414).
  */
 function writeBodyReply(reply: HttpBodyReply, res: ServerResponse): Promise<void> {
-  const { body } = reply;
   if (reply.status === 304) {
     res.writeHead(reply.status, reply.headers);
     return endAtTurnEnd(res);
   }
-  const length = typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
-  res.writeHead(reply.status, headerLines(reply.headers, length));
+  const body = typeof reply.body === "string" ? Buffer.from(reply.body) : reply.body;
+  res.writeHead(reply.status, headerLines(reply.headers, body.byteLength));
   return endAtTurnEnd(res, body);
 }
 

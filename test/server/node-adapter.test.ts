@@ -125,6 +125,14 @@ describe("node adapter: complete replies", () => {
     expect(got.body.toString("utf8")).toBe(body);
   });
 
+  it("sends a text body larger than node's buffer pool whole, with its UTF-8 byte length", async () => {
+    const body = JSON.stringify({ text: "naïve café — ✓ 🚀 ".repeat(4_000) });
+    const { port } = await serve(replying({ kind: "body", status: 200, headers: {}, body }));
+    const got = await fetchRaw(port);
+    expect(Number(got.headers["content-length"])).toBe(Buffer.byteLength(body));
+    expect(got.body.toString("utf8")).toBe(body);
+  });
+
   it("sends a byte body with its length, not chunked", async () => {
     const body = new Uint8Array([0, 1, 2, 250, 251]);
     const { port } = await serve(replying({ kind: "body", status: 200, headers: {}, body }));
