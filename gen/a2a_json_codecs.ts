@@ -170,12 +170,13 @@ export function readSendMessageConfiguration(j: unknown, v: boolean, d: number):
         if (x === null) break;
         if (!Array.isArray(x)) bail();
         spend(x.length);
-        const l = m.acceptedOutputModes;
+        const l: typeof m.acceptedOutputModes = new Array(x.length);
         for (let n = 0; n < x.length; n++) {
           const e = x[n];
           if (e === null) bail();
-          l.push(readString(e));
+          l[n] = readString(e);
         }
+        m.acceptedOutputModes = l;
         break;
       }
       case "taskPushNotificationConfig": case "task_push_notification_config": {
@@ -310,12 +311,13 @@ export function readTask(j: unknown, v: boolean, d: number): Task {
         if (x === null) break;
         if (!Array.isArray(x)) bail();
         spend(x.length);
-        const l = m.artifacts;
+        const l: typeof m.artifacts = new Array(x.length);
         for (let n = 0; n < x.length; n++) {
           const e = x[n];
           if (e === null) bail();
-          l.push(readArtifact(e, v, d + 1));
+          l[n] = readArtifact(e, v, d + 1);
         }
+        m.artifacts = l;
         break;
       }
       case "history": {
@@ -324,12 +326,13 @@ export function readTask(j: unknown, v: boolean, d: number): Task {
         if (x === null) break;
         if (!Array.isArray(x)) bail();
         spend(x.length);
-        const l = m.history;
+        const l: typeof m.history = new Array(x.length);
         for (let n = 0; n < x.length; n++) {
           const e = x[n];
           if (e === null) bail();
-          l.push(readMessage(e, v, d + 1));
+          l[n] = readMessage(e, v, d + 1);
         }
+        m.history = l;
         break;
       }
       case "metadata": {
@@ -692,12 +695,13 @@ export function readMessage(j: unknown, v: boolean, d: number): Message {
         if (x === null) break;
         if (!Array.isArray(x)) bail();
         spend(x.length);
-        const l = m.parts;
+        const l: typeof m.parts = new Array(x.length);
         for (let n = 0; n < x.length; n++) {
           const e = x[n];
           if (e === null) bail();
-          l.push(readPart(e, v, d + 1));
+          l[n] = readPart(e, v, d + 1);
         }
+        m.parts = l;
         break;
       }
       case "metadata": {
@@ -713,12 +717,13 @@ export function readMessage(j: unknown, v: boolean, d: number): Message {
         if (x === null) break;
         if (!Array.isArray(x)) bail();
         spend(x.length);
-        const l = m.extensions;
+        const l: typeof m.extensions = new Array(x.length);
         for (let n = 0; n < x.length; n++) {
           const e = x[n];
           if (e === null) bail();
-          l.push(readString(e));
+          l[n] = readString(e);
         }
+        m.extensions = l;
         break;
       }
       case "referenceTaskIds": case "reference_task_ids": {
@@ -727,12 +732,13 @@ export function readMessage(j: unknown, v: boolean, d: number): Message {
         if (x === null) break;
         if (!Array.isArray(x)) bail();
         spend(x.length);
-        const l = m.referenceTaskIds;
+        const l: typeof m.referenceTaskIds = new Array(x.length);
         for (let n = 0; n < x.length; n++) {
           const e = x[n];
           if (e === null) bail();
-          l.push(readString(e));
+          l[n] = readString(e);
         }
+        m.referenceTaskIds = l;
         break;
       }
     }
@@ -852,12 +858,13 @@ export function readArtifact(j: unknown, v: boolean, d: number): Artifact {
         if (x === null) break;
         if (!Array.isArray(x)) bail();
         spend(x.length);
-        const l = m.parts;
+        const l: typeof m.parts = new Array(x.length);
         for (let n = 0; n < x.length; n++) {
           const e = x[n];
           if (e === null) bail();
-          l.push(readPart(e, v, d + 1));
+          l[n] = readPart(e, v, d + 1);
         }
+        m.parts = l;
         break;
       }
       case "metadata": {
@@ -873,12 +880,13 @@ export function readArtifact(j: unknown, v: boolean, d: number): Artifact {
         if (x === null) break;
         if (!Array.isArray(x)) bail();
         spend(x.length);
-        const l = m.extensions;
+        const l: typeof m.extensions = new Array(x.length);
         for (let n = 0; n < x.length; n++) {
           const e = x[n];
           if (e === null) bail();
-          l.push(readString(e));
+          l[n] = readString(e);
         }
+        m.extensions = l;
         break;
       }
     }
@@ -1446,12 +1454,13 @@ export function readAgentCard(j: unknown, v: boolean, d: number): AgentCard {
         if (x === null) break;
         if (!Array.isArray(x)) bail();
         spend(x.length);
-        const l = m.supportedInterfaces;
+        const l: typeof m.supportedInterfaces = new Array(x.length);
         for (let n = 0; n < x.length; n++) {
           const e = x[n];
           if (e === null) bail();
-          l.push(readAgentInterface(e, v, d + 1));
+          l[n] = readAgentInterface(e, v, d + 1);
         }
+        m.supportedInterfaces = l;
         break;
       }
       case "provider": {
@@ -1504,12 +1513,13 @@ export function readAgentCard(j: unknown, v: boolean, d: number): AgentCard {
         if (x === null) break;
         if (!Array.isArray(x)) bail();
         spend(x.length);
-        const l = m.securityRequirements;
+        const l: typeof m.securityRequirements = new Array(x.length);
         for (let n = 0; n < x.length; n++) {
           const e = x[n];
           if (e === null) bail();
-          l.push(readSecurityRequirement(e, v, d + 1));
+          l[n] = readSecurityRequirement(e, v, d + 1);
         }
+        m.securityRequirements = l;
         break;
       }
       case "defaultInputModes": case "default_input_modes": {
@@ -1518,12 +1528,13 @@ export function readAgentCard(j: unknown, v: boolean, d: number): AgentCard {
         if (x === null) break;
         if (!Array.isArray(x)) bail();
         spend(x.length);
-        const l = m.defaultInputModes;
+        const l: typeof m.defaultInputModes = new Array(x.length);
         for (let n = 0; n < x.length; n++) {
           const e = x[n];
           if (e === null) bail();
-          l.push(readString(e));
+          l[n] = readString(e);
         }
+        m.defaultInputModes = l;
         break;
       }
       case "defaultOutputModes": case "default_output_modes": {
@@ -1532,12 +1543,13 @@ export function readAgentCard(j: unknown, v: boolean, d: number): AgentCard {
         if (x === null) break;
         if (!Array.isArray(x)) bail();
         spend(x.length);
-        const l = m.defaultOutputModes;
+        const l: typeof m.defaultOutputModes = new Array(x.length);
         for (let n = 0; n < x.length; n++) {
           const e = x[n];
           if (e === null) bail();
-          l.push(readString(e));
+          l[n] = readString(e);
         }
+        m.defaultOutputModes = l;
         break;
       }
       case "skills": {
@@ -1546,12 +1558,13 @@ export function readAgentCard(j: unknown, v: boolean, d: number): AgentCard {
         if (x === null) break;
         if (!Array.isArray(x)) bail();
         spend(x.length);
-        const l = m.skills;
+        const l: typeof m.skills = new Array(x.length);
         for (let n = 0; n < x.length; n++) {
           const e = x[n];
           if (e === null) bail();
-          l.push(readAgentSkill(e, v, d + 1));
+          l[n] = readAgentSkill(e, v, d + 1);
         }
+        m.skills = l;
         break;
       }
       case "signatures": {
@@ -1560,12 +1573,13 @@ export function readAgentCard(j: unknown, v: boolean, d: number): AgentCard {
         if (x === null) break;
         if (!Array.isArray(x)) bail();
         spend(x.length);
-        const l = m.signatures;
+        const l: typeof m.signatures = new Array(x.length);
         for (let n = 0; n < x.length; n++) {
           const e = x[n];
           if (e === null) bail();
-          l.push(readAgentCardSignature(e, v, d + 1));
+          l[n] = readAgentCardSignature(e, v, d + 1);
         }
+        m.signatures = l;
         break;
       }
       case "iconUrl": case "icon_url": {
@@ -1733,12 +1747,13 @@ export function readAgentCapabilities(j: unknown, v: boolean, d: number): AgentC
         if (x === null) break;
         if (!Array.isArray(x)) bail();
         spend(x.length);
-        const l = m.extensions;
+        const l: typeof m.extensions = new Array(x.length);
         for (let n = 0; n < x.length; n++) {
           const e = x[n];
           if (e === null) bail();
-          l.push(readAgentExtension(e, v, d + 1));
+          l[n] = readAgentExtension(e, v, d + 1);
         }
+        m.extensions = l;
         break;
       }
       case "extendedAgentCard": case "extended_agent_card": {
@@ -1981,12 +1996,13 @@ export function readAgentSkill(j: unknown, v: boolean, d: number): AgentSkill {
         if (x === null) break;
         if (!Array.isArray(x)) bail();
         spend(x.length);
-        const l = m.tags;
+        const l: typeof m.tags = new Array(x.length);
         for (let n = 0; n < x.length; n++) {
           const e = x[n];
           if (e === null) bail();
-          l.push(readString(e));
+          l[n] = readString(e);
         }
+        m.tags = l;
         break;
       }
       case "examples": {
@@ -1995,12 +2011,13 @@ export function readAgentSkill(j: unknown, v: boolean, d: number): AgentSkill {
         if (x === null) break;
         if (!Array.isArray(x)) bail();
         spend(x.length);
-        const l = m.examples;
+        const l: typeof m.examples = new Array(x.length);
         for (let n = 0; n < x.length; n++) {
           const e = x[n];
           if (e === null) bail();
-          l.push(readString(e));
+          l[n] = readString(e);
         }
+        m.examples = l;
         break;
       }
       case "inputModes": case "input_modes": {
@@ -2009,12 +2026,13 @@ export function readAgentSkill(j: unknown, v: boolean, d: number): AgentSkill {
         if (x === null) break;
         if (!Array.isArray(x)) bail();
         spend(x.length);
-        const l = m.inputModes;
+        const l: typeof m.inputModes = new Array(x.length);
         for (let n = 0; n < x.length; n++) {
           const e = x[n];
           if (e === null) bail();
-          l.push(readString(e));
+          l[n] = readString(e);
         }
+        m.inputModes = l;
         break;
       }
       case "outputModes": case "output_modes": {
@@ -2023,12 +2041,13 @@ export function readAgentSkill(j: unknown, v: boolean, d: number): AgentSkill {
         if (x === null) break;
         if (!Array.isArray(x)) bail();
         spend(x.length);
-        const l = m.outputModes;
+        const l: typeof m.outputModes = new Array(x.length);
         for (let n = 0; n < x.length; n++) {
           const e = x[n];
           if (e === null) bail();
-          l.push(readString(e));
+          l[n] = readString(e);
         }
+        m.outputModes = l;
         break;
       }
       case "securityRequirements": case "security_requirements": {
@@ -2037,12 +2056,13 @@ export function readAgentSkill(j: unknown, v: boolean, d: number): AgentSkill {
         if (x === null) break;
         if (!Array.isArray(x)) bail();
         spend(x.length);
-        const l = m.securityRequirements;
+        const l: typeof m.securityRequirements = new Array(x.length);
         for (let n = 0; n < x.length; n++) {
           const e = x[n];
           if (e === null) bail();
-          l.push(readSecurityRequirement(e, v, d + 1));
+          l[n] = readSecurityRequirement(e, v, d + 1);
         }
+        m.securityRequirements = l;
         break;
       }
     }
@@ -2295,12 +2315,13 @@ export function readStringList(j: unknown, v: boolean, d: number): StringList {
         if (x === null) break;
         if (!Array.isArray(x)) bail();
         spend(x.length);
-        const l = m.list;
+        const l: typeof m.list = new Array(x.length);
         for (let n = 0; n < x.length; n++) {
           const e = x[n];
           if (e === null) bail();
-          l.push(readString(e));
+          l[n] = readString(e);
         }
+        m.list = l;
         break;
       }
     }
@@ -3820,12 +3841,13 @@ export function readListTasksResponse(j: unknown, v: boolean, d: number): ListTa
         if (x === null) break;
         if (!Array.isArray(x)) bail();
         spend(x.length);
-        const l = m.tasks;
+        const l: typeof m.tasks = new Array(x.length);
         for (let n = 0; n < x.length; n++) {
           const e = x[n];
           if (e === null) bail();
-          l.push(readTask(e, v, d + 1));
+          l[n] = readTask(e, v, d + 1);
         }
+        m.tasks = l;
         break;
       }
       case "nextPageToken": case "next_page_token": {
@@ -4498,12 +4520,13 @@ export function readListTaskPushNotificationConfigsResponse(j: unknown, v: boole
         if (x === null) break;
         if (!Array.isArray(x)) bail();
         spend(x.length);
-        const l = m.configs;
+        const l: typeof m.configs = new Array(x.length);
         for (let n = 0; n < x.length; n++) {
           const e = x[n];
           if (e === null) bail();
-          l.push(readTaskPushNotificationConfig(e, v, d + 1));
+          l[n] = readTaskPushNotificationConfig(e, v, d + 1);
         }
+        m.configs = l;
         break;
       }
       case "nextPageToken": case "next_page_token": {

@@ -551,12 +551,14 @@ function printReadCase(f: GeneratedFile, rt: Runtime, field: DescField, bit: num
   if (field.fieldKind === "list") {
     f.print("        if (!Array.isArray(x)) ", rt.bail, "();");
     f.print("        ", rt.spend, "(x.length);");
-    f.print("        const l = ", local, ";");
+    // At its size: a list grown by push from [] gets room for 17 items, and a decoded message is often kept (a task's history).
+    f.print("        const l: typeof ", local, " = new Array(x.length);");
     f.print("        for (let n = 0; n < x.length; n++) {");
     f.print("          const e = x[n];");
     f.print("          if (e === null) ", rt.bail, "();");
-    f.print("          l.push(", ...readItem(rt, field, "e"), ");");
+    f.print("          l[n] = ", ...readItem(rt, field, "e"), ";");
     f.print("        }");
+    f.print("        ", local, " = l;");
   } else if (field.fieldKind === "map") {
     f.print("        const o = ", rt.readObject, "(x);");
     f.print("        const r = ", local, " as Record<string, unknown>;");
