@@ -73,6 +73,26 @@ const STORED: Promise<void> = Promise.resolve();
 /** Up to this many artifacts, an id is found by a scan; past it, through an index. */
 const SCANNED_ARTIFACTS = 8;
 
+/** Up to this many elements, a task's list grows by a copy of its new length (`appended`); past it, in place. */
+const COPIED_LENGTH = 16;
+
+/**
+ * `list` with `item` appended: a new array of exactly the new length while
+ * the list is short (most tasks' history, artifacts and parts), else `list`
+ * itself, pushed. A push that outgrows an array gives it room for at least
+ * 16 more elements (152 bytes for one message), and a stored task's lists
+ * outlive the next young collection, which copies them. The lists are the
+ * live task's own (snapshots copy them), so nothing holds the old array.
+ */
+function appended<T>(list: T[], item: T): T[] {
+  if (list.length === 0) return [item];
+  if (list.length >= COPIED_LENGTH) {
+    list.push(item);
+    return list;
+  }
+  return Array.of(...list, item);
+}
+
 /** Sees every update of a live task as it is published (the push-notification sender). */
 export type TaskUpdateListener = (live: LiveTask, frame: StreamResponse) => void;
 
@@ -211,7 +231,7 @@ export class LiveTask implements StoredTask {
 
   #addHistory(message: Message): void {
     const bytes = messageBytes(message);
-    this.task.history.push(message);
+    this.task.history = appended(this.task.history, message);
     this.#grow(bytes);
     if (this.#historyBytes !== undefined) this.#historyBytes += bytes;
     // The history is part of the task: under the budget while the whole task is.
@@ -280,7 +300,7 @@ export class LiveTask implements StoredTask {
     if (index !== undefined && write.append) {
       const current = this.task.artifacts[index] as Artifact;
       for (const part of incoming.parts) {
-        current.parts.push(part);
+        current.parts = appended(current.parts, part);
         this.#grow(partBytes(part));
       }
       if (incoming.metadata) current.metadata = incoming.metadata;
@@ -291,8 +311,8 @@ export class LiveTask implements StoredTask {
         ? incoming
         : { ...incoming, parts: [...incoming.parts], extensions: [...incoming.extensions] };
       if (index === undefined) {
-        const position = this.task.artifacts.push(own) - 1;
-        this.#artifactIndex?.set(incoming.artifactId, position);
+        this.task.artifacts = appended(this.task.artifacts, own);
+        this.#artifactIndex?.set(incoming.artifactId, this.task.artifacts.length - 1);
       } else {
         this.#grow(-artifactBytes(this.task.artifacts[index] as Artifact));
         this.task.artifacts[index] = own;
