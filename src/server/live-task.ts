@@ -85,7 +85,9 @@ const COPIED_LENGTH = 16;
  * live task's own (snapshots copy them), so nothing holds the old array.
  */
 function appended<T>(list: T[], item: T): T[] {
+  // Literals for the common lengths: `Array.of` with a spread costs several times more.
   if (list.length === 0) return [item];
+  if (list.length === 1) return [list[0] as T, item];
   if (list.length >= COPIED_LENGTH) {
     list.push(item);
     return list;
