@@ -67,7 +67,7 @@ export interface LiveTaskLimits {
   readonly maxBacklogBytes?: number | undefined;
 }
 
-/** What `stored()` answers when every change is stored already. */
+/** A settled promise, one for every task: no save under way, or nothing left to store. */
 const STORED: Promise<void> = Promise.resolve();
 
 /** Up to this many artifacts, an id is found by a scan; past it, through an index. */
@@ -113,7 +113,8 @@ export class LiveTask implements StoredTask {
   readonly #coordinator: TaskCoordinator | undefined;
   /** Artifact positions by id, made once a task has more artifacts than a scan is worth. */
   #artifactIndex: Map<string, number> | undefined;
-  #saving: Promise<void> = Promise.resolve();
+  /** The saves under way, in order (asynchronous stores only). */
+  #saving: Promise<void> = STORED;
   #queuedSave: Promise<void> | undefined;
   /** A change no save has taken yet (or whose save failed). */
   #unsaved = false;
@@ -376,7 +377,7 @@ export class LiveTask implements StoredTask {
    * (WORKING, its artifact, COMPLETED) is one save, not three.
    */
   persist(): Promise<void> {
-    if (this.#uncommitted) return Promise.resolve();
+    if (this.#uncommitted) return STORED;
     if (this.#store.savesSynchronously) return this.#saveNow();
     this.#unsaved = true;
     if (this.#queuedSave) return this.#queuedSave;
