@@ -67,11 +67,33 @@ export interface LiveTaskLimits {
   readonly maxBacklogBytes?: number | undefined;
 }
 
-/** What `stored()` answers when every change is stored already. */
+/** A settled promise, one for every task: no save under way, or nothing left to store. */
 const STORED: Promise<void> = Promise.resolve();
 
 /** Up to this many artifacts, an id is found by a scan; past it, through an index. */
 const SCANNED_ARTIFACTS = 8;
+
+/** Up to this many elements, a task's list grows by a copy of its new length (`appended`); past it, in place. */
+const COPIED_LENGTH = 16;
+
+/**
+ * `list` with `item` appended: a new array of exactly the new length while
+ * the list is short (most tasks' history, artifacts and parts), else `list`
+ * itself, pushed. A push that outgrows an array gives it room for at least
+ * 16 more elements (152 bytes for one message), and a stored task's lists
+ * outlive the next young collection, which copies them. The lists are the
+ * live task's own (snapshots copy them), so nothing holds the old array.
+ */
+function appended<T>(list: T[], item: T): T[] {
+  // Literals for the common lengths: `Array.of` with a spread costs several times more.
+  if (list.length === 0) return [item];
+  if (list.length === 1) return [list[0] as T, item];
+  if (list.length >= COPIED_LENGTH) {
+    list.push(item);
+    return list;
+  }
+  return Array.of(...list, item);
+}
 
 /** Sees every update of a live task as it is published (the push-notification sender). */
 export type TaskUpdateListener = (live: LiveTask, frame: StreamResponse) => void;
@@ -91,7 +113,8 @@ export class LiveTask implements StoredTask {
   readonly #coordinator: TaskCoordinator | undefined;
   /** Artifact positions by id, made once a task has more artifacts than a scan is worth. */
   #artifactIndex: Map<string, number> | undefined;
-  #saving: Promise<void> = Promise.resolve();
+  /** The saves under way, in order (asynchronous stores only). */
+  #saving: Promise<void> = STORED;
   #queuedSave: Promise<void> | undefined;
   /** A change no save has taken yet (or whose save failed). */
   #unsaved = false;
@@ -211,7 +234,7 @@ export class LiveTask implements StoredTask {
 
   #addHistory(message: Message): void {
     const bytes = messageBytes(message);
-    this.task.history.push(message);
+    this.task.history = appended(this.task.history, message);
     this.#grow(bytes);
     if (this.#historyBytes !== undefined) this.#historyBytes += bytes;
     // The history is part of the task: under the budget while the whole task is.
@@ -280,7 +303,7 @@ export class LiveTask implements StoredTask {
     if (index !== undefined && write.append) {
       const current = this.task.artifacts[index] as Artifact;
       for (const part of incoming.parts) {
-        current.parts.push(part);
+        current.parts = appended(current.parts, part);
         this.#grow(partBytes(part));
       }
       if (incoming.metadata) current.metadata = incoming.metadata;
@@ -291,8 +314,8 @@ export class LiveTask implements StoredTask {
         ? incoming
         : { ...incoming, parts: [...incoming.parts], extensions: [...incoming.extensions] };
       if (index === undefined) {
-        const position = this.task.artifacts.push(own) - 1;
-        this.#artifactIndex?.set(incoming.artifactId, position);
+        this.task.artifacts = appended(this.task.artifacts, own);
+        this.#artifactIndex?.set(incoming.artifactId, this.task.artifacts.length - 1);
       } else {
         this.#grow(-artifactBytes(this.task.artifacts[index] as Artifact));
         this.task.artifacts[index] = own;
@@ -354,7 +377,7 @@ export class LiveTask implements StoredTask {
    * (WORKING, its artifact, COMPLETED) is one save, not three.
    */
   persist(): Promise<void> {
-    if (this.#uncommitted) return Promise.resolve();
+    if (this.#uncommitted) return STORED;
     if (this.#store.savesSynchronously) return this.#saveNow();
     this.#unsaved = true;
     if (this.#queuedSave) return this.#queuedSave;

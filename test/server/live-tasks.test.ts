@@ -1,7 +1,11 @@
-/** The live tasks of an agent: found by scope and task id, released one by one, counted and listed per scope. */
+/**
+ * The live tasks of an agent: found by scope and task id, released one by
+ * one, counted and listed per scope; a live task's lists as they grow.
+ */
 import { describe, expect, it } from "vitest";
+import type { Part } from "../../gen/a2a_pb.js";
 import { LiveTasks } from "../../src/server/live-task.js";
-import { newTask } from "../../src/server/message-literals.js";
+import { agentMessage, artifact, newTask, textPart } from "../../src/server/message-literals.js";
 import { InMemoryTaskStore, scopedKey } from "../../src/server/task-store.js";
 
 const store = new InMemoryTaskStore();
@@ -35,5 +39,32 @@ describe("LiveTasks", () => {
   it("gives a live task the store's scoped key", () => {
     const live = open(new LiveTasks(), "t-2", "3:abc");
     expect(live.key).toBe(scopedKey("t-2", "3:abc"));
+  });
+});
+
+describe("LiveTask lists", () => {
+  it("keeps every message, artifact and appended part in order, and snapshots unchanged, as the lists grow long", () => {
+    const live = open(new LiveTasks(), "t-3", "0:a");
+    const message = (i: number) => agentMessage(`m-${i}`, "t-3", "c", [textPart(`${i}`)]);
+    const snapshots = [];
+    for (let i = 0; i < 20; i++) {
+      live.appendHistory(message(i));
+      live.writeArtifact({ artifact: artifact(`a-${i}`, "", [textPart(`${i}`)]) });
+      live.writeArtifact({ artifact: artifact("a-0", "", [textPart(`+${i}`)]), append: true });
+      snapshots.push(live.snapshot());
+    }
+    // Replaced by id past the scanned artifacts: found where it was.
+    live.writeArtifact({ artifact: artifact("a-12", "", [textPart("new")]) });
+    const texts = (parts: Part[]) => parts.map((p) => p.content.value);
+    const range = (n: number, f: (i: number) => string) => Array.from({ length: n }, (_, i) => f(i));
+    expect(live.task.history.map((m) => m.messageId)).toEqual(range(20, (i) => `m-${i}`));
+    expect(live.task.artifacts.map((a) => a.artifactId)).toEqual(range(20, (i) => `a-${i}`));
+    expect(texts(live.task.artifacts[0]?.parts ?? [])).toEqual(["0", ...range(20, (i) => `+${i}`)]);
+    expect(texts(live.task.artifacts[12]?.parts ?? [])).toEqual(["new"]);
+    for (const [i, snapshot] of snapshots.entries()) {
+      expect(snapshot.history).toHaveLength(i + 1);
+      expect(snapshot.artifacts).toHaveLength(i + 1);
+      expect(texts(snapshot.artifacts[0]?.parts ?? [])).toEqual(["0", ...range(i + 1, (j) => `+${j}`)]);
+    }
   });
 });
