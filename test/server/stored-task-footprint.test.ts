@@ -2,7 +2,8 @@
  * What a stored quick task keeps: every stored task outlives the next young
  * collection, which copies it, so the objects the harness makes for it hold
  * their fields in themselves (no property array) and its lists hold exactly
- * their elements (no room left by a push). Read from a heap snapshot of a
+ * their elements (no room left by a push), and so do the lists of a request
+ * message the JSON codec decodes (it goes into the task's history). Read from a heap snapshot of a
  * process of its own (test/server/fixtures/stored-task-footprint.ts).
  */
 import { spawn } from "node:child_process";
@@ -13,7 +14,7 @@ import { describe, expect, it } from "vitest";
 const SCRIPT = path.join(import.meta.dirname, "fixtures/stored-task-footprint.ts");
 
 describe("a stored echo task's footprint", () => {
-  it("keeps no property array and no spare list room in the task, its status, closing message and artifact", async () => {
+  it("keeps no property array and no spare list room in the task, its status, closing message and artifact, nor in a decoded message's lists", async () => {
     const child = spawn(process.execPath, ["--import", "tsx", SCRIPT], { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     child.stdout.on("data", (chunk) => (out += chunk));
