@@ -2,9 +2,11 @@
  * The in-memory task store's indexes for ListTasks: per partition (one scope
  * and one owner) every task in the ListTasks order, and the same per context
  * and per state, each an `OrderIndex` kept up to date by every save that
- * moves a task (O(log n) each). The per-context and per-state indexes exist
- * from the first page that filters by a context or a state on (built then,
- * O(n) once). A page is read from the one index that serves the query:
+ * moves a task (O(log n) each). A scope's partitions exist from its first
+ * page on (the store builds them then from the scope's tasks: a sort, once),
+ * and a partition's per-context and per-state indexes from the first page that
+ * filters by a context or a state (built then, O(n) once). A page is read from
+ * the one index that serves the query:
  *
  * - no filter, or only `statusTimestampAfter`: the partition's index; the
  *   instant bounds a prefix of the order, so the page and the total are
@@ -59,11 +61,11 @@ export interface PartitionPage<E> {
 
 /**
  * The tasks of one scope and owner, indexed. The partition's own index is
- * kept from the first save; the per-context and per-state indexes only from
- * the first page that filters by a context or by a state, which builds them
- * with one walk of the partition's index (O(n), appends in order): a save
- * into a partition nobody lists by filter then changes one tree, not four
- * trees and a map.
+ * kept from its `fill` (the scope's first page); the per-context and
+ * per-state indexes only from the first page that filters by a context or by
+ * a state, which builds them with one walk of the partition's index (O(n),
+ * appends in order): a save into a partition nobody lists by filter then
+ * changes one tree, not four trees and a map.
  */
 export class TaskPartition<E extends IndexedTask> {
   /** Every task of the partition in the ListTasks order. */
