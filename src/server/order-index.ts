@@ -43,7 +43,7 @@ const FANOUT = 64;
 const MERGE_BELOW = FANOUT / 4;
 
 class Leaf<E extends OrderKey> {
-  readonly items: E[] = [];
+  constructor(readonly items: E[] = []) {}
   next: Leaf<E> | undefined = undefined;
   prev: Leaf<E> | undefined = undefined;
   get size(): number {
@@ -148,8 +148,7 @@ export class OrderIndex<E extends OrderKey> {
     let level: Node<E>[] = [];
     const leafStarts = runStarts(sorted.length);
     for (let run = 1; run < leafStarts.length; run++) {
-      const leaf = new Leaf<E>();
-      for (let i = leafStarts[run - 1] as number; i < (leafStarts[run] as number); i++) leaf.items.push(sorted[i] as E);
+      const leaf = new Leaf<E>(sorted.slice(leafStarts[run - 1], leafStarts[run]));
       const previous = level[level.length - 1] as Leaf<E> | undefined;
       leaf.prev = previous;
       if (previous) previous.next = leaf;
