@@ -23,6 +23,17 @@ async function listIds(store: InMemoryTaskStore, init: Partial<TaskQuery>, scope
   return ids((await store.list(scope, query(init))).tasks);
 }
 
+/** A small deterministic generator (a linear congruential one), so a failure replays. */
+function seeded(start: number) {
+  let seed = start;
+  const next = () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return seed / 2_147_483_648;
+  };
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
+  return { next, pick };
+}
+
 describe("ListTasks indexes", () => {
   it("move a task in every index it is in when its status changes, and out of its old state's", async () => {
     const store = new InMemoryTaskStore();
@@ -192,12 +203,7 @@ describe("ListTasks indexes", () => {
     // (three owners, tasks re-saved later, earlier and in other states and contexts, evictions, deletes) before
     // either is listed; "s" is then listed and changed again, while "t" stays unlisted until the end; then "s"
     // empties and fills again. Every page, cursor and total must equal filtering and sorting the scope.
-    let seed = 11;
-    const next = () => {
-      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-      return seed / 2_147_483_648;
-    };
-    const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
+    const { next, pick } = seeded(11);
     const store = new InMemoryTaskStore({ maxTasks: 300 });
     const states = [WORKING, COMPLETED, INPUT_REQUIRED];
     const owners = ["", "alice", "bob"];
@@ -264,12 +270,7 @@ describe("ListTasks indexes", () => {
   });
 
   it("answer every page and total as filtering and sorting the scope would, through random saves and evictions", async () => {
-    let seed = 3;
-    const next = () => {
-      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-      return seed / 2_147_483_648;
-    };
-    const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
+    const { next, pick } = seeded(3);
     const store = new InMemoryTaskStore({ maxTasks: 150 });
     const states = [WORKING, COMPLETED, INPUT_REQUIRED, TaskState.FAILED];
     const owners = ["", "alice", "bob"];
