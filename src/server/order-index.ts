@@ -126,7 +126,7 @@ function childPosition<E extends OrderKey>(branch: Branch<E>, key: OrderKey, orE
 /** Entries per leaf and children per branch in a tree built from a sorted run: room for a quarter more each. */
 const BUILD_FILL = (FANOUT * 3) / 4;
 
-/** Where each of the `ceil(length / BUILD_FILL)` runs of nearly equal length of `length` items starts, and the end. */
+/** `length` items cut into `ceil(length / BUILD_FILL)` runs of nearly equal length: where each starts, then `length`. */
 function runStarts(length: number): number[] {
   const count = Math.ceil(length / BUILD_FILL);
   const starts: number[] = [];

@@ -61,11 +61,11 @@ export interface PartitionPage<E> {
 
 /**
  * The tasks of one scope and owner, indexed. The partition's own index is
- * kept from its `fill` (the scope's first page); the per-context and
- * per-state indexes only from the first page that filters by a context or by
- * a state, which builds them with one walk of the partition's index (O(n),
- * appends in order): a save into a partition nobody lists by filter then
- * changes one tree, not four trees and a map.
+ * kept from the scope's first page (which fills it, `fill`); the per-context
+ * and per-state indexes only from the first page that filters by a context
+ * or by a state, which builds them with one walk of the partition's index
+ * (O(n), appends in order): a save into a partition nobody lists by filter
+ * then changes one tree, not four trees and a map.
  */
 export class TaskPartition<E extends IndexedTask> {
   /** Every task of the partition in the ListTasks order. */
