@@ -174,7 +174,12 @@ export class LruMap<E extends LruEntry<E>> {
 
   /** The entries of one group, from the least to the most recently written. */
   *values(group: string): Generator<E> {
-    for (let entry = this.#groups.get(group)?.oldest; entry; entry = entry.newer) yield entry;
+    for (let entry = this.oldest(group); entry; entry = entry.newer) yield entry;
+  }
+
+  /** The least recently written entry of the group; its `newer` links lead through the rest. */
+  oldest(group: string): E | undefined {
+    return this.#groups.get(group)?.oldest;
   }
 
   #group(name: string): Group<E> | undefined {

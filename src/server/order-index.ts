@@ -43,7 +43,7 @@ const FANOUT = 64;
 const MERGE_BELOW = FANOUT / 4;
 
 class Leaf<E extends OrderKey> {
-  readonly items: E[] = [];
+  constructor(readonly items: E[] = []) {}
   next: Leaf<E> | undefined = undefined;
   prev: Leaf<E> | undefined = undefined;
   get size(): number {
@@ -123,8 +123,55 @@ function childPosition<E extends OrderKey>(branch: Branch<E>, key: OrderKey, orE
   return position(branch.low, key, orEqual, 1) - 1;
 }
 
+/** Entries per leaf and children per branch in a tree built from a sorted run: room for a quarter more each. */
+const BUILD_FILL = (FANOUT * 3) / 4;
+
+/** `length` items cut into `ceil(length / BUILD_FILL)` runs of nearly equal length: where each starts, then `length`. */
+function runStarts(length: number): number[] {
+  const count = Math.ceil(length / BUILD_FILL);
+  const starts: number[] = [];
+  for (let i = 0; i <= count; i++) starts.push(Math.floor((i * length) / count));
+  return starts;
+}
+
 export class OrderIndex<E extends OrderKey> {
   #root: Node<E> = new Leaf<E>();
+
+  /**
+   * The index of entries already in order (each before the next), built
+   * bottom up in O(n): leaves and branches filled to three quarters, so the
+   * inserts that follow split nothing at first.
+   */
+  static fromSorted<E extends OrderKey>(sorted: readonly E[]): OrderIndex<E> {
+    const index = new OrderIndex<E>();
+    if (sorted.length === 0) return index;
+    let level: Node<E>[] = [];
+    const leafStarts = runStarts(sorted.length);
+    for (let run = 1; run < leafStarts.length; run++) {
+      const leaf = new Leaf<E>(sorted.slice(leafStarts[run - 1], leafStarts[run]));
+      const previous = level[level.length - 1] as Leaf<E> | undefined;
+      leaf.prev = previous;
+      if (previous) previous.next = leaf;
+      level.push(leaf);
+    }
+    while (level.length > 1) {
+      const upper: Node<E>[] = [];
+      const starts = runStarts(level.length);
+      for (let run = 1; run < starts.length; run++) {
+        const branch = new Branch<E>();
+        for (let i = starts[run - 1] as number; i < (starts[run] as number); i++) {
+          const child = level[i] as Node<E>;
+          branch.children.push(child);
+          branch.low.push(keyOf(index.#first(child)));
+          branch.size += child.size;
+        }
+        upper.push(branch);
+      }
+      level = upper;
+    }
+    index.#root = level[0] as Node<E>;
+    return index;
+  }
 
   get size(): number {
     return this.#root.size;

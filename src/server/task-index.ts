@@ -2,9 +2,11 @@
  * The in-memory task store's indexes for ListTasks: per partition (one scope
  * and one owner) every task in the ListTasks order, and the same per context
  * and per state, each an `OrderIndex` kept up to date by every save that
- * moves a task (O(log n) each). The per-context and per-state indexes exist
- * from the first page that filters by a context or a state on (built then,
- * O(n) once). A page is read from the one index that serves the query:
+ * moves a task (O(log n) each). A scope's partitions exist from its first
+ * page on (the store builds them then from the scope's tasks: a sort, once),
+ * and a partition's per-context and per-state indexes from the first page that
+ * filters by a context or a state (built then, O(n) once). A page is read from
+ * the one index that serves the query:
  *
  * - no filter, or only `statusTimestampAfter`: the partition's index; the
  *   instant bounds a prefix of the order, so the page and the total are
@@ -59,14 +61,15 @@ export interface PartitionPage<E> {
 
 /**
  * The tasks of one scope and owner, indexed. The partition's own index is
- * kept from the first save; the per-context and per-state indexes only from
- * the first page that filters by a context or by a state, which builds them
- * with one walk of the partition's index (O(n), appends in order): a save
- * into a partition nobody lists by filter then changes one tree, not four
- * trees and a map.
+ * kept from the scope's first page (which fills it, `fill`); the per-context
+ * and per-state indexes only from the first page that filters by a context
+ * or by a state, which builds them with one walk of the partition's index
+ * (O(n), appends in order): a save into a partition nobody lists by filter
+ * then changes one tree, not four trees and a map.
  */
 export class TaskPartition<E extends IndexedTask> {
-  readonly all = new OrderIndex<E>();
+  /** Every task of the partition in the ListTasks order. */
+  #all = new OrderIndex<E>();
   /**
    * By context, once a page asked for one: the one task of a context that has
    * one (most have one: a new context per conversation), an index once it has
@@ -78,17 +81,26 @@ export class TaskPartition<E extends IndexedTask> {
   #states: Map<TaskState, OrderIndex<E>> | undefined = undefined;
 
   get size(): number {
-    return this.all.size;
+    return this.#all.size;
+  }
+
+  /**
+   * Fills an empty partition with these tasks, their index fields set, in one
+   * sort and a bottom-up build (O(n log n), and O(n) for tasks already nearly
+   * in order, as a scope's are when walked by write).
+   */
+  fill(tasks: E[]): void {
+    this.#all = OrderIndex.fromSorted(tasks.sort(compareKeys));
   }
 
   add(entry: E): void {
-    this.all.insert(entry);
+    this.#all.insert(entry);
     if (this.#contexts) addToContext(this.#contexts, entry);
     if (this.#states) stateIndex(this.#states, entry.state).insert(entry);
   }
 
   remove(entry: E): void {
-    this.all.delete(entry);
+    this.#all.delete(entry);
     if (this.#contexts) removeFromContext(this.#contexts, entry);
     this.#states?.get(entry.state)?.delete(entry);
   }
@@ -111,24 +123,24 @@ export class TaskPartition<E extends IndexedTask> {
     const stateMoved = states !== undefined && (timeMoved || stateChanged);
     const contextMoved =
       contexts !== undefined && (contextChanged || (timeMoved && contexts.get(entry.contextId) !== entry));
-    if (timeMoved) this.all.delete(entry);
+    if (timeMoved) this.#all.delete(entry);
     if (contextMoved) removeFromContext(contexts, entry);
     if (stateMoved) states.get(entry.state)?.delete(entry);
     setIndexFields(entry, task);
-    if (timeMoved) this.all.insert(entry);
+    if (timeMoved) this.#all.insert(entry);
     if (contextMoved) addToContext(contexts, entry);
     if (stateMoved) stateIndex(states, entry.state).insert(entry);
   }
 
   /** The contexts' indexes, built from the partition's on first use. */
   #contextsBuilt(): Map<string, E | OrderIndex<E>> {
-    this.#contexts ??= indexEach(this.all, new Map(), addToContext);
+    this.#contexts ??= indexEach(this.#all, new Map(), addToContext);
     return this.#contexts;
   }
 
   /** The states' indexes, built from the partition's on first use. */
   #statesBuilt(): Map<TaskState, OrderIndex<E>> {
-    this.#states ??= indexEach(this.all, new Map(), (states, entry) => stateIndex(states, entry.state).insert(entry));
+    this.#states ??= indexEach(this.#all, new Map(), (states, entry) => stateIndex(states, entry.state).insert(entry));
     return this.#states;
   }
 
@@ -146,7 +158,7 @@ export class TaskPartition<E extends IndexedTask> {
       ? this.#contextIndex(query.contextId)
       : filtered
         ? this.#statesBuilt().get(query.status)
-        : this.all;
+        : this.#all;
     if (!index) return { tasks: [], totalSize: 0 };
     const end = query.statusTimestampAfter
       ? index.countBefore(keyAt(query.statusTimestampAfter, null), false)

@@ -157,7 +157,7 @@ class TaskEntry implements IndexedTask, LruEntry<TaskEntry> {
   state = TaskState.UNSPECIFIED;
   seconds = 0;
   nanos = 0;
-  /** The partition whose indexes hold the entry. */
+  /** The partition whose indexes hold the entry; undefined while its scope has none. */
   partition: TaskPartition<TaskEntry> | undefined = undefined;
   constructor(
     readonly group: string,
@@ -183,8 +183,10 @@ class TaskEntry implements IndexedTask, LruEntry<TaskEntry> {
  * The store keeps the objects it is given (no copies), and hands out its own
  * records, which later saves change: the harness hands out snapshots, never
  * these objects. `list` reads pages from indexes kept in the ListTasks order
- * (`task-index.ts`); a save that changes a task's status time, state or
- * context moves it in them (decision S450).
+ * (`task-index.ts`), which a scope has from its first `list` on: that call
+ * builds them from the scope's tasks (a walk and a sort), and from then on a
+ * save that changes a task's status time, state or context moves it in them.
+ * A scope never listed costs its saves no index (decision S450).
  */
 export class InMemoryTaskStore implements TaskStore {
   readonly savesSynchronously = true;
@@ -193,7 +195,7 @@ export class InMemoryTaskStore implements TaskStore {
   readonly maxBytes: number;
   /** Tasks by (scope, task id), in write order per scope. */
   readonly #tasks: LruMap<TaskEntry>;
-  /** Indexed tasks by scope, then owner. */
+  /** Indexed tasks by scope, then owner: the scopes listed since they last held no task. */
   readonly #partitions = new Map<string, Map<string, TaskPartition<TaskEntry>>>();
   /** The partition the last new task went to. */
   #recent: { scope: string; owner: string; partition: TaskPartition<TaskEntry> } | undefined = undefined;
@@ -236,7 +238,7 @@ export class InMemoryTaskStore implements TaskStore {
       if (this.#tasks.add(entry)) return Promise.reject(new TaskVersionConflictError(task.id, writer.version));
       this.#index(entry);
     } else if (stored.version === writer.version) {
-      (stored.partition as TaskPartition<TaskEntry>).move(stored, task);
+      stored.partition?.move(stored, task);
       stored.task = task;
       stored.version++;
       this.#tasks.resize(stored, bytes);
@@ -255,7 +257,7 @@ export class InMemoryTaskStore implements TaskStore {
   }
 
   async list(scope: string, query: TaskQuery): Promise<TaskPage> {
-    const owners = this.#partitions.get(scope);
+    const owners = this.#partitions.get(scope) ?? this.#build(scope);
     const partitions =
       query.owner === undefined
         ? [...(owners?.values() ?? [])]
@@ -272,22 +274,56 @@ export class InMemoryTaskStore implements TaskStore {
     };
   }
 
+  /** Indexes a new entry when its scope has indexes. */
   #index(entry: TaskEntry): void {
-    setIndexFields(entry, entry.task);
     const partition = this.#partition(entry.group, entry.owner);
+    if (partition === undefined) return;
+    setIndexFields(entry, entry.task);
     partition.add(entry);
     entry.partition = partition;
   }
 
-  /** The scope's partition of the owner's tasks, made when new; the last one is at hand (most agents have one). */
-  #partition(scope: string, owner: string): TaskPartition<TaskEntry> {
+  /**
+   * The scope's indexes, built from the tasks it holds by its first listing
+   * (one walk, then one sort and a bottom-up build per owner); none for a
+   * scope without tasks.
+   */
+  #build(scope: string): Map<string, TaskPartition<TaskEntry>> | undefined {
+    const owners = new Map<string, TaskPartition<TaskEntry>>();
+    const tasks = new Map<TaskPartition<TaskEntry>, TaskEntry[]>();
+    let partition: TaskPartition<TaskEntry> | undefined;
+    let entries: TaskEntry[] = [];
+    for (let entry = this.#tasks.oldest(scope); entry; entry = entry.newer) {
+      setIndexFields(entry, entry.task);
+      if (partition === undefined || entry.owner !== entry.older?.owner) {
+        partition = owners.get(entry.owner);
+        if (partition) entries = tasks.get(partition) as TaskEntry[];
+        else {
+          partition = new TaskPartition<TaskEntry>();
+          owners.set(entry.owner, partition);
+          entries = [];
+          tasks.set(partition, entries);
+        }
+      }
+      entry.partition = partition;
+      entries.push(entry);
+    }
+    if (owners.size === 0) return undefined;
+    for (const [filled, sorted] of tasks) filled.fill(sorted);
+    this.#partitions.set(scope, owners);
+    return owners;
+  }
+
+  /**
+   * The indexed scope's partition of the owner's tasks, made when new;
+   * undefined when the scope has no indexes. The last one is at hand (most
+   * agents have one).
+   */
+  #partition(scope: string, owner: string): TaskPartition<TaskEntry> | undefined {
     const recent = this.#recent;
     if (recent !== undefined && recent.scope === scope && recent.owner === owner) return recent.partition;
-    let owners = this.#partitions.get(scope);
-    if (!owners) {
-      owners = new Map();
-      this.#partitions.set(scope, owners);
-    }
+    const owners = this.#partitions.get(scope);
+    if (!owners) return undefined;
     let partition = owners.get(owner);
     if (!partition) {
       partition = new TaskPartition<TaskEntry>();

@@ -105,6 +105,44 @@ describe("OrderIndex", () => {
     }
   });
 
+  it("builds from a sorted run of any length, then agrees with a sorted array through inserts and deletes down to none", () => {
+    const next = random(5);
+    for (const length of [0, 1, 48, 49, 64, 65, 97, 3_073, 20_000]) {
+      const live = Array.from({ length }, (_, i) => ({
+        seconds: Math.floor(next() * 500),
+        nanos: 0,
+        taskId: `b${i}`,
+      })).sort(compareKeys);
+      const index = OrderIndex.fromSorted(live);
+      const check = () => {
+        live.sort(compareKeys);
+        expect(index.size).toBe(live.length);
+        expect(ids(contents(index))).toEqual(ids(live));
+        const probe = { seconds: Math.floor(next() * 500), nanos: 0, taskId: null };
+        const before = live.filter((e) => compareKeys(e, probe) < 0).length;
+        expect(index.countBefore(probe, false)).toBe(before);
+        expect(ids(index.slice(before, before + 5))).toEqual(ids(live.slice(before, before + 5)));
+      };
+      check();
+      // Inserts anywhere (a full leaf splits), then deletes anywhere until it is empty (leaves merge).
+      for (let i = 0; i < Math.min(length, 3_000); i++) {
+        const entry = { seconds: Math.floor(next() * 500), nanos: 1, taskId: `n${i}` };
+        index.insert(entry);
+        live.push(entry);
+      }
+      check();
+      while (live.length > 0) {
+        const at = Math.floor(next() * live.length);
+        const gone = live[at] as Entry;
+        live[at] = live[live.length - 1] as Entry;
+        live.pop();
+        expect(index.delete(gone)).toBe(true);
+        if (live.length % 2_999 === 0) check();
+      }
+      check();
+    }
+  });
+
   it("answers false for an entry it does not hold, even one whose key ties with a held one", () => {
     const index = new OrderIndex<Entry>();
     const held = { seconds: 1, nanos: 0, taskId: "x" };

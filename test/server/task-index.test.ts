@@ -23,6 +23,17 @@ async function listIds(store: InMemoryTaskStore, init: Partial<TaskQuery>, scope
   return ids((await store.list(scope, query(init))).tasks);
 }
 
+/** A small deterministic generator (a linear congruential one), so a failure replays. */
+function seeded(start: number) {
+  let seed = start;
+  const next = () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return seed / 2_147_483_648;
+  };
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
+  return { next, pick };
+}
+
 describe("ListTasks indexes", () => {
   it("move a task in every index it is in when its status changes, and out of its old state's", async () => {
     const store = new InMemoryTaskStore();
@@ -187,13 +198,79 @@ describe("ListTasks indexes", () => {
     }
   });
 
-  it("answer every page and total as filtering and sorting the scope would, through random saves and evictions", async () => {
-    let seed = 3;
-    const next = () => {
-      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-      return seed / 2_147_483_648;
+  it("build a scope's indexes on its first list from every save, move, eviction and owner before it, and keep them after", async () => {
+    // A scope's indexes are built by its first list from the tasks it holds: here two scopes take many saves
+    // (three owners, tasks re-saved later, earlier and in other states and contexts, evictions, deletes) before
+    // either is listed; "s" is then listed and changed again, while "t" stays unlisted until the end; then "s"
+    // empties and fills again. Every page, cursor and total must equal filtering and sorting the scope.
+    const { next, pick } = seeded(11);
+    const store = new InMemoryTaskStore({ maxTasks: 300 });
+    const states = [WORKING, COMPLETED, INPUT_REQUIRED];
+    const owners = ["", "alice", "bob"];
+    const contexts = ["c1", "c2", "c3"];
+    let clock = 10_000;
+    const saveMany = async (scope: string, count: number) => {
+      for (let step = 0; step < count; step++) {
+        const id = `id-${Math.floor(next() * 500)}`;
+        const stored = await store.get(id, scope);
+        // Mostly forward in time (a new status), sometimes the same instant or earlier (a clock stepped back).
+        const roll = next();
+        clock += roll < 0.6 ? 1 : roll < 0.8 ? 0 : -Math.floor(next() * 3_000);
+        await store.save(
+          taskAt(id, clock, {
+            state: pick(states),
+            contextId: stored && next() < 0.8 ? stored.task.contextId : pick(contexts),
+          }),
+          scope,
+          { owner: stored?.owner ?? pick(owners), version: stored?.version ?? 0 },
+        );
+        if (next() < 0.03) await store.delete(`id-${Math.floor(next() * 500)}`, scope);
+      }
     };
-    const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
+    const expectAsScope = async (scope: string) => {
+      const all: StoredTask[] = [];
+      for (let i = 0; i < 500; i++) {
+        const t = await store.get(`id-${i}`, scope);
+        if (t) all.push(t);
+      }
+      const filters: Partial<TaskQuery>[] = [{}, { statusTimestampAfter: timestampFromMs(clock - 500) }];
+      for (const contextId of contexts) filters.push({ contextId }, { contextId, status: WORKING });
+      for (const status of states) filters.push({ status });
+      for (const filter of filters) {
+        for (const owner of [undefined, ...owners]) {
+          const cursorTask = all.length > 0 ? pick(all).task : undefined;
+          for (const after of [undefined, cursorTask ? cursorAt(cursorTask) : undefined]) {
+            const asked = query({ ...filter, owner, after, pageSize: 7 });
+            const matching = all.filter((t) => matchesQuery(t, asked)).sort((a, b) => compareTasks(a.task, b.task));
+            const rest = matching.filter((t) => !after || sortsAfter(t.task, after));
+            const page = await store.list(scope, asked);
+            expect(ids(page.tasks)).toEqual(ids(rest.slice(0, 7)));
+            expect(page.more).toBe(rest.length > 7);
+            expect(page.totalSize).toBe(matching.length);
+          }
+        }
+      }
+    };
+    await saveMany("s", 1_500);
+    await saveMany("t", 1_500);
+    await saveMany("s", 500);
+    expect(store.size).toBe(300);
+    await expectAsScope("s");
+    await saveMany("s", 400);
+    await saveMany("t", 400);
+    await expectAsScope("s");
+    await expectAsScope("t");
+    await saveMany("s", 300);
+    await expectAsScope("t");
+    await expectAsScope("s");
+    for (let i = 0; i < 500; i++) await store.delete(`id-${i}`, "s");
+    await expectAsScope("s");
+    await saveMany("s", 200);
+    await expectAsScope("s");
+  });
+
+  it("answer every page and total as filtering and sorting the scope would, through random saves and evictions", async () => {
+    const { next, pick } = seeded(3);
     const store = new InMemoryTaskStore({ maxTasks: 150 });
     const states = [WORKING, COMPLETED, INPUT_REQUIRED, TaskState.FAILED];
     const owners = ["", "alice", "bob"];
