@@ -132,7 +132,7 @@ describe("response envelopes", () => {
   });
 
   it("writes every id of a result envelope as JSON.stringify writes it", () => {
-    const ids = [0, -0, 7, -3, 1.5, 1e21, 1e-7, Number.MAX_SAFE_INTEGER + 2, Number.POSITIVE_INFINITY, "a\"b", "", null];
+    const ids = [0, -0, 7, -3, 1.5, 1e21, 1e-7, Number.MAX_SAFE_INTEGER + 2, Number.POSITIVE_INFINITY, 'a"b', "", null];
     for (const id of ids) {
       expect(encodeJsonRpcResultText(id, "{}")).toBe(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{}}`);
     }
