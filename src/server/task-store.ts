@@ -289,27 +289,21 @@ export class InMemoryTaskStore implements TaskStore {
    * scope without tasks.
    */
   #build(scope: string): Map<string, TaskPartition<TaskEntry>> | undefined {
-    const owners = new Map<string, TaskPartition<TaskEntry>>();
-    const tasks = new Map<TaskPartition<TaskEntry>, TaskEntry[]>();
-    let partition: TaskPartition<TaskEntry> | undefined;
-    let entries: TaskEntry[] = [];
+    const byOwner = new Map<string, TaskEntry[]>();
     for (let entry = this.#tasks.oldest(scope); entry; entry = entry.newer) {
       setIndexFields(entry, entry.task);
-      if (partition === undefined || entry.owner !== entry.older?.owner) {
-        partition = owners.get(entry.owner);
-        if (partition) entries = tasks.get(partition) as TaskEntry[];
-        else {
-          partition = new TaskPartition<TaskEntry>();
-          owners.set(entry.owner, partition);
-          entries = [];
-          tasks.set(partition, entries);
-        }
-      }
-      entry.partition = partition;
-      entries.push(entry);
+      const entries = byOwner.get(entry.owner);
+      if (entries) entries.push(entry);
+      else byOwner.set(entry.owner, [entry]);
     }
-    if (owners.size === 0) return undefined;
-    for (const [filled, sorted] of tasks) filled.fill(sorted);
+    if (byOwner.size === 0) return undefined;
+    const owners = new Map<string, TaskPartition<TaskEntry>>();
+    for (const [owner, entries] of byOwner) {
+      const partition = new TaskPartition<TaskEntry>();
+      for (const entry of entries) entry.partition = partition;
+      partition.fill(entries);
+      owners.set(owner, partition);
+    }
     this.#partitions.set(scope, owners);
     return owners;
   }
