@@ -1,7 +1,7 @@
 /**
- * Memory per stored task: the heap a server's store grows by per echo task
- * (a completed task holding the request as its history, the echo as its
- * artifact and its status message), after a full GC, over 20,000 tasks made
+ * Memory per stored task: what a server's heap and array buffers grow by per
+ * echo task (a completed task holding the request as its history, the echo
+ * as its artifact and its status message), after a full GC, over 10,000 tasks made
  * by SendMessage calls. Ours vs @a2a-js/sdk; each round starts fresh servers.
  * Two rounds: the figure moves by a few bytes from one to the next.
  */
@@ -13,7 +13,13 @@ const TASKS = 10_000;
 export const memory: RoundsScenario = {
   name: "memory per stored task",
   rounds: 2,
-  rows: [{ key: "bytes", name: `heap per stored echo task (${TASKS.toLocaleString("en")} tasks)`, unit: "bytes" }],
+  rows: [
+    {
+      key: "bytes",
+      name: `memory per stored echo task, heap and array buffers (${TASKS.toLocaleString("en")} tasks)`,
+      unit: "bytes",
+    },
+  ],
   async open(): Promise<OpenScenario> {
     return {
       sides: ["ours", "peer"] satisfies Side[],

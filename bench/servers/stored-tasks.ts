@@ -3,9 +3,10 @@
  * makes that many echo tasks before it listens, each by a SendMessage call
  * in process (the same handler path as a call over the wire, without the
  * socket), so the store holds what real calls leave in it. After printing
- * its port, it prints `stored <count> <heap bytes per task>`: the growth of
- * the heap (after a full GC, when node runs with `--expose-gc`) divided by
- * the count.
+ * its port, it prints `stored <count> <bytes per task>`: the growth of the
+ * heap and of the array buffers (an in-memory store keeps a finished task
+ * encoded in one, decision S717), after a full GC when node runs with
+ * `--expose-gc`, divided by the count.
  */
 
 /** The task count asked for (`BENCH_TASKS`), or 0. */
@@ -15,22 +16,23 @@ export function tasksToStore(): number {
   return count;
 }
 
-/** The heap used after a full GC (when exposed). */
-function heapAfterGc(): number {
+/** The heap used and the array buffers held, after a full GC (when exposed). */
+function memoryAfterGc(): number {
   (globalThis as { gc?: () => void }).gc?.();
-  return process.memoryUsage().heapUsed;
+  const { heapUsed, arrayBuffers } = process.memoryUsage();
+  return heapUsed + arrayBuffers;
 }
 
-/** Sends `count` echo messages (`send(i)`), at most 64 at a time; resolves to the heap bytes per stored task. */
+/** Sends `count` echo messages (`send(i)`), at most 64 at a time; resolves to the bytes per stored task. */
 export async function storeTasks(count: number, send: (i: number) => Promise<unknown>): Promise<number> {
-  const before = heapAfterGc();
+  const before = memoryAfterGc();
   const inFlight = 64;
   let next = 0;
   const worker = async () => {
     while (next < count) await send(next++);
   };
   await Promise.all(Array.from({ length: Math.min(inFlight, count) }, worker));
-  return count === 0 ? 0 : (heapAfterGc() - before) / count;
+  return count === 0 ? 0 : (memoryAfterGc() - before) / count;
 }
 
 /** Prints the port, then (when tasks were stored) the `stored` line. */
