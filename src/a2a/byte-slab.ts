@@ -1,11 +1,10 @@
 /**
  * Short byte arrays copied into shared slabs, as Node's `Buffer` pool does
- * for short buffers: one 8 KiB `ArrayBuffer` holds many encoded messages,
- * where a buffer of their own per message is an allocation the garbage
- * collector tracks one by one (decision S717: the in-memory store keeps each
- * finished task encoded; a gRPC reply is one too). A slab stays allocated
- * while any array cut from it is reachable, so a long-kept array holds at
- * most one slab.
+ * for short buffers: one 8 KiB `ArrayBuffer` holds many encoded messages
+ * (gRPC replies), where a buffer of their own per message is an allocation
+ * the garbage collector tracks one by one (decision B415). A slab stays
+ * allocated while any array cut from it is reachable, so it suits bytes
+ * dropped soon after, not bytes kept.
  */
 const SLAB_BYTES = 8 * 1024;
 /** Longer arrays are copied to a buffer of their own: a slab would hold too few of them. */
