@@ -4,9 +4,9 @@
  * in process (the same handler path as a call over the wire, without the
  * socket), so the store holds what real calls leave in it. After printing
  * its port, it prints `stored <count> <bytes per task>`: the growth of the
- * heap and of the array buffers (an in-memory store keeps a finished task
- * encoded in one, decision S717), after a full GC when node runs with
- * `--expose-gc`, divided by the count.
+ * heap and of the array buffers (so bytes a store keeps outside the heap
+ * count too), after a full GC when node runs with `--expose-gc`, divided by
+ * the count.
  */
 
 /** The task count asked for (`BENCH_TASKS`), or 0. */

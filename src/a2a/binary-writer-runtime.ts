@@ -17,8 +17,8 @@
  * `BinaryWriter` checks every varint and grows its buffer from a small one
  * per message; straight-line code over it was ~25 % faster than `toBinary`
  * on a SendMessage reply, over this writer ~2.7×. Its buffer is kept
- * between messages, and the bytes of one message are copied out once
- * (byte-slab.ts).
+ * between messages, and the bytes of one message are copied out once,
+ * a short message into a shared slab (byte-slab.ts, decision B415).
  */
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import type { ListValue, Struct, Timestamp, Value } from "@bufbuild/protobuf/wkt";
