@@ -7,6 +7,7 @@
  * (bench/support/cpu-probe.mjs) until it used less than `IDLE_SHARE` of the
  * interval, or until `MAX_WAIT_MS` passed.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import type { ChildServer } from "./child-server.js";
 
 const POLL_MS = 250;
@@ -21,7 +22,7 @@ export async function waitUntilIdle(servers: readonly ChildServer[]): Promise<vo
   for (const server of servers) {
     let last = await server.cpuUsage();
     while (performance.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      await sleep(POLL_MS);
       const now = await server.cpuUsage();
       const usedUs = now.user - last.user + (now.system - last.system);
       last = now;
