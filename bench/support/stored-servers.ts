@@ -15,15 +15,18 @@ export interface StoredServer {
 }
 
 /**
- * From this many stored tasks a server runs as docs/performance.md advises for large in-memory stores: a 64 MB
- * young generation, so that V8's scavenges, whose pause grows with the old generation, come four times less often.
+ * From this many stored tasks a server runs as docs/building-agents.md advises for very large in-memory stores
+ * (decision S302): a young generation of 64 MB, so that V8's scavenges, whose pause grows with the old generation,
+ * come four times less often, and kept at that size (the minimum too): a collection made while the server idles
+ * would shrink it to 1 MB, and a load that only reads leaves too little alive to grow it again.
  */
 const LARGE_STORE = 500_000;
+const LARGE_STORE_FLAGS = ["--max-semi-space-size=64", "--min-semi-space-size=64"];
 
 /** Node's flags for a server holding `count` tasks: room for a million tasks of either SDK, the GC exposed for the heap figure. */
 export function storedServerFlags(count: number): string[] {
   const flags = ["--expose-gc", "--max-old-space-size=12288"];
-  return count >= LARGE_STORE ? [...flags, "--max-semi-space-size=64"] : flags;
+  return count >= LARGE_STORE ? [...flags, ...LARGE_STORE_FLAGS] : flags;
 }
 
 /** Starts `side`'s JSON-RPC server with `count` stored echo tasks. */
