@@ -24,7 +24,7 @@ import { type Artifact, type Message, type StreamResponse, type Task, TaskState 
 import { isTerminal } from "../a2a/task-state.js";
 import { EventQueue } from "./event-queue.js";
 import type { Execution } from "./execution.js";
-import { artifactUpdate, statusUpdate, streamResponse, taskStatus } from "./message-literals.js";
+import { artifact, artifactUpdate, statusUpdate, streamResponse, taskStatus } from "./message-literals.js";
 import { TaskVersionConflictError } from "./store-errors.js";
 import { frameWeight, STREAM_BACKLOG_BYTES, streamBacklogExceeded } from "./stream-backlog.js";
 import { artifactBytes, messageBytes, partBytes, taskBytes } from "./task-bytes.js";
@@ -310,9 +310,14 @@ export class LiveTask implements StoredTask {
       if (incoming.extensions.length > 0) current.extensions = [...incoming.extensions];
     } else {
       // The task keeps its own copy: the published event must not change when later chunks are appended.
+      // Made as a literal (not a spread), so it holds its fields in itself (decision S716).
       const own: Artifact = write.owned
         ? incoming
-        : { ...incoming, parts: [...incoming.parts], extensions: [...incoming.extensions] };
+        : artifact(incoming.artifactId, incoming.name, [...incoming.parts], {
+            description: incoming.description,
+            extensions: [...incoming.extensions],
+            metadata: incoming.metadata,
+          });
       if (index === undefined) {
         this.task.artifacts = appended(this.task.artifacts, own);
         this.#artifactIndex?.set(incoming.artifactId, this.task.artifacts.length - 1);

@@ -23,10 +23,10 @@
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { type Task, TaskState } from "../../gen/a2a_pb.js";
 import { compareKeys, OrderIndex, type OrderKey } from "./order-index.js";
-import type { StoredTask, TaskQuery } from "./task-store.js";
+import type { TaskQuery } from "./task-store.js";
 
-/** A stored task with what it is indexed by, as of its last indexing (not as the task reads now). */
-export interface IndexedTask extends StoredTask, OrderKey {
+/** A stored task's record with what it is indexed by, as of its last indexing (not as the task reads now). */
+export interface IndexedTask extends OrderKey {
   readonly taskId: string;
   contextId: string;
   state: TaskState;

@@ -24,6 +24,7 @@
  */
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { type StreamResponse, type Task, TaskState } from "../../gen/a2a_pb.js";
+import { type KeptTask, keepTask, keptTaskOf } from "./kept-task.js";
 import { type LruEntry, LruMap } from "./lru-map.js";
 import { TaskVersionConflictError } from "./store-errors.js";
 import { taskBytes } from "./task-bytes.js";
@@ -148,7 +149,7 @@ export interface InMemoryTaskStoreOptions {
   maxBytesPerScope?: number;
 }
 
-/** The in-memory store's record of a task, handed out as its StoredTask and changed in place by later saves. */
+/** The in-memory store's record of a task: the task as kept (`kept-task.ts`), whose it is, and its place in the indexes. */
 class TaskEntry implements IndexedTask, LruEntry<TaskEntry> {
   older: TaskEntry | undefined = undefined;
   newer: TaskEntry | undefined = undefined;
@@ -162,7 +163,7 @@ class TaskEntry implements IndexedTask, LruEntry<TaskEntry> {
   constructor(
     readonly group: string,
     readonly key: string,
-    public task: Task,
+    public kept: KeptTask,
     readonly owner: string,
     public version: number,
     public bytes: number,
@@ -180,13 +181,16 @@ class TaskEntry implements IndexedTask, LruEntry<TaskEntry> {
  * next write (and is readable meanwhile from the harness's live state), so
  * eviction never loses a running task. No TTL, no timer.
  *
- * The store keeps the objects it is given (no copies), and hands out its own
- * records, which later saves change: the harness hands out snapshots, never
- * these objects. `list` reads pages from indexes kept in the ListTasks order
+ * The store keeps a task that may still run as the object it is given (no
+ * copy), and a settled one as its text (`kept-task.ts`, decision S717): a
+ * read hands out a record of its own, whose task is that object or one
+ * decoded afresh. The harness hands out snapshots, never these objects.
+ * `list` reads pages from indexes kept in the ListTasks order
  * (`task-index.ts`), which a scope has from its first `list` on: that call
- * builds them from the scope's tasks (a walk and a sort), and from then on a
- * save that changes a task's status time, state or context moves it in them.
- * A scope never listed costs its saves no index (decision S450).
+ * builds them from the index fields every save copies into its record (a
+ * walk and a sort), and from then on a save that changes a task's status
+ * time, state or context moves it in them. A scope never listed costs its
+ * saves no index (decision S450).
  */
 export class InMemoryTaskStore implements TaskStore {
   readonly savesSynchronously = true;
@@ -225,7 +229,8 @@ export class InMemoryTaskStore implements TaskStore {
   }
 
   async get(taskId: string, scope: string): Promise<StoredTask | undefined> {
-    return this.#tasks.get(scope, taskId);
+    const entry = this.#tasks.get(scope, taskId);
+    return entry && storedTask(entry);
   }
 
   /** Stored by the time it returns (an already settled promise: the harness saves several times per request). */
@@ -234,12 +239,14 @@ export class InMemoryTaskStore implements TaskStore {
     // A writer at version 0 creates the task: one lookup, and any task already there is a conflict.
     const stored = writer.version === 0 ? undefined : this.#tasks.touch(scope, task.id);
     if (stored === undefined) {
-      const entry = new TaskEntry(scope, task.id, task, writer.owner, writer.version + 1, bytes);
+      const entry = new TaskEntry(scope, task.id, keepTask(task), writer.owner, writer.version + 1, bytes);
       if (this.#tasks.add(entry)) return Promise.reject(new TaskVersionConflictError(task.id, writer.version));
+      setIndexFields(entry, task);
       this.#index(entry);
     } else if (stored.version === writer.version) {
-      stored.partition?.move(stored, task);
-      stored.task = task;
+      if (stored.partition) stored.partition.move(stored, task);
+      else setIndexFields(stored, task);
+      stored.kept = keepTask(task);
       stored.version++;
       this.#tasks.resize(stored, bytes);
     } else {
@@ -268,7 +275,7 @@ export class InMemoryTaskStore implements TaskStore {
       query.pageSize,
     );
     return {
-      tasks: page.tasks.slice(0, query.pageSize),
+      tasks: page.tasks.slice(0, query.pageSize).map(storedTask),
       more: page.tasks.length > query.pageSize,
       totalSize: page.totalSize,
     };
@@ -278,20 +285,18 @@ export class InMemoryTaskStore implements TaskStore {
   #index(entry: TaskEntry): void {
     const partition = this.#partition(entry.group, entry.owner);
     if (partition === undefined) return;
-    setIndexFields(entry, entry.task);
     partition.add(entry);
     entry.partition = partition;
   }
 
   /**
-   * The scope's indexes, built from the tasks it holds by its first listing
-   * (one walk, then one sort and a bottom-up build per owner); none for a
-   * scope without tasks.
+   * The scope's indexes, built from the index fields of the tasks it holds by
+   * its first listing (one walk, then one sort and a bottom-up build per
+   * owner); none for a scope without tasks.
    */
   #build(scope: string): Map<string, TaskPartition<TaskEntry>> | undefined {
     const byOwner = new Map<string, TaskEntry[]>();
     for (let entry = this.#tasks.oldest(scope); entry; entry = entry.newer) {
-      setIndexFields(entry, entry.task);
       const entries = byOwner.get(entry.owner);
       if (entries) entries.push(entry);
       else byOwner.set(entry.owner, [entry]);
@@ -338,6 +343,11 @@ export class InMemoryTaskStore implements TaskStore {
     owners?.delete(entry.owner);
     if (owners?.size === 0) this.#partitions.delete(entry.group);
   }
+}
+
+/** What a read hands out for an entry: a record of its own, so a later save changes nothing the reader holds. */
+function storedTask(entry: TaskEntry): StoredTask {
+  return { task: keptTaskOf(entry.kept), owner: entry.owner, version: entry.version, bytes: entry.bytes };
 }
 
 function positiveInteger(name: string, value: number): number {

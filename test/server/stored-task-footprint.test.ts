@@ -1,10 +1,13 @@
 /**
- * What a stored quick task keeps: every stored task outlives the next young
- * collection, which copies it, so the objects the harness makes for it hold
+ * What the in-memory store keeps of quick tasks, and what a running task
+ * holds. A settled task is kept as one flat string (decision S717), not the
+ * chain of pieces the JSON writer joined. A running task's objects are
+ * copied by young collections while it runs, so those the harness makes hold
  * their fields in themselves (no property array) and its lists hold exactly
  * their elements (no room left by a push), and so do the lists of a request
- * message the JSON codec decodes (it goes into the task's history). Read from a heap snapshot of a
- * process of its own (test/server/fixtures/stored-task-footprint.ts).
+ * message the JSON codec decodes (it goes into the task's history; S716).
+ * Read from a heap snapshot of a process of its own
+ * (test/server/fixtures/stored-task-footprint.ts).
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
@@ -14,7 +17,7 @@ import { describe, expect, it } from "vitest";
 const SCRIPT = path.join(import.meta.dirname, "fixtures/stored-task-footprint.ts");
 
 describe("a stored echo task's footprint", () => {
-  it("keeps no property array and no spare list room in the task, its status, closing message and artifact, nor in a decoded message's lists", async () => {
+  it("keeps a settled task as one flat string, and no property array nor spare list room in a running task, its status, message and artifact, nor in a decoded message's lists", async () => {
     const child = spawn(process.execPath, ["--import", "tsx", SCRIPT], { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     child.stdout.on("data", (chunk) => (out += chunk));

@@ -1,7 +1,7 @@
 /** The in-memory task store: LRU-by-write, scopes, and what eviction does to a live task. */
-import { create } from "@bufbuild/protobuf";
+import { create, equals } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
-import { TaskSchema } from "../../gen/a2a_pb.js";
+import { PartSchema, TaskSchema, TaskState, TaskStatusSchema } from "../../gen/a2a_pb.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { AgentBuilder } from "../../src/server/agent-builder.js";
 import { scopeOf } from "../../src/server/agent-request-handler.js";
@@ -11,6 +11,14 @@ import { put as putTask, query } from "../stores/task-store-suite.js";
 import { deferred, result, serveAgent, userMessage } from "./support/agent-server.js";
 
 const task = (id: string) => create(TaskSchema, { id });
+/** A task in `state` whose one artifact holds `text`. */
+const taskIn = (id: string, state: TaskState, text = "out") =>
+  create(TaskSchema, {
+    id,
+    contextId: "c",
+    status: create(TaskStatusSchema, { state }),
+    artifacts: [{ artifactId: "a", parts: [create(PartSchema, { content: { case: "text", value: text } })] }],
+  });
 const DEFAULT_SCOPE = scopeOf("", ANONYMOUS_CALLER);
 
 const put = (store: InMemoryTaskStore, id: string, scope = "") => putTask(store, task(id), scope);
@@ -79,5 +87,56 @@ describe("InMemoryTaskStore", () => {
     } finally {
       await server.close();
     }
+  });
+
+  describe("keeps a settled task as its text and a running one as the object (decision S717)", () => {
+    it("hands out a settled task (terminal or interrupted) decoded afresh: equal to the saved one, untouched by later changes to it", async () => {
+      for (const state of [TaskState.COMPLETED, TaskState.FAILED, TaskState.INPUT_REQUIRED, TaskState.AUTH_REQUIRED]) {
+        const store = new InMemoryTaskStore();
+        const saved = taskIn("t", state);
+        await putTask(store, saved, "");
+        const read = (await store.get("t", ""))?.task as typeof saved;
+        expect(read).not.toBe(saved);
+        expect(equals(TaskSchema, read, taskIn("t", state))).toBe(true);
+        saved.contextId = "changed after the save";
+        expect((await store.get("t", ""))?.task.contextId).toBe("c");
+        expect((await store.list("", query({ owner: undefined }))).tasks[0]?.task.contextId).toBe("c");
+      }
+    });
+
+    it("hands out a task that may still run as the very object saved", async () => {
+      for (const state of [TaskState.SUBMITTED, TaskState.WORKING, TaskState.UNSPECIFIED]) {
+        const store = new InMemoryTaskStore();
+        const saved = taskIn("t", state);
+        await putTask(store, saved, "");
+        expect((await store.get("t", ""))?.task).toBe(saved);
+      }
+    });
+
+    it("keeps as the object a settled task whose text would not read back: a lone surrogate, a value ProtoJSON cannot write", async () => {
+      const store = new InMemoryTaskStore();
+      const lone = taskIn("lone", TaskState.COMPLETED, "half a pair: \ud800");
+      const odd = taskIn("odd", TaskState.COMPLETED);
+      odd.metadata = { big: 1n } as unknown as typeof odd.metadata;
+      await putTask(store, lone, "");
+      await putTask(store, odd, "");
+      expect((await store.get("lone", ""))?.task).toBe(lone);
+      expect((await store.get("odd", ""))?.task).toBe(odd);
+    });
+
+    it("keeps every version and the index fields right as a task settles, and lists it by them", async () => {
+      const store = new InMemoryTaskStore();
+      const live = taskIn("t", TaskState.WORKING);
+      const writer = { owner: "", version: 0 };
+      await store.save(live, "", writer);
+      expect((await store.list("", query({ owner: undefined, status: TaskState.WORKING }))).totalSize).toBe(1);
+      live.status = create(TaskStatusSchema, { state: TaskState.COMPLETED });
+      await store.save(live, "", writer);
+      const stored = await store.get("t", "");
+      expect(stored?.version).toBe(2);
+      expect(stored?.task.status?.state).toBe(TaskState.COMPLETED);
+      expect((await store.list("", query({ owner: undefined, status: TaskState.WORKING }))).totalSize).toBe(0);
+      expect((await store.list("", query({ owner: undefined, status: TaskState.COMPLETED }))).totalSize).toBe(1);
+    });
   });
 });

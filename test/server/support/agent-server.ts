@@ -83,9 +83,13 @@ export function agentOnStore(name: string, store: TaskStore): AgentBuilder {
 }
 
 /** SendMessage with a user message of `text`, straight to the agent's request handler (no socket), as version 1.0. */
-export function sendDirect(agent: AgentBuilder, text: string): Promise<SendMessageResponse> {
+export function sendDirect(
+  agent: AgentBuilder,
+  text: string,
+  extra: Record<string, unknown> = {},
+): Promise<SendMessageResponse> {
   const request = create(SendMessageRequestSchema, {
-    message: fromJson(MessageSchema, userMessage(text) as JsonObject),
+    message: fromJson(MessageSchema, userMessage(text, extra) as JsonObject),
   });
   return agent.requestHandler().sendMessage(request, {
     binding: "JSONRPC",
