@@ -13,6 +13,7 @@
  * `next()`; mounted alone, it is answered 404.
  */
 import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from "node:http";
+import { encodeToSlab } from "../a2a/byte-slab.js";
 import { BodyTooLargeError, readNodeBody } from "../http/capped-body.js";
 import type { Logger } from "../runtime/logger.js";
 import type { HttpBinding, HttpBodyReply, HttpRequestLike, HttpStreamReply } from "../server/http-exchange.js";
@@ -228,14 +229,15 @@ async function writeStreamReply(reply: HttpStreamReply, res: ServerResponse, req
  * A text body is encoded once, here, and its length read off the bytes:
  * node writes a string body by prepending the head to it and encoding the
  * two again, so a string cost a length pass, a copy and an encoding pass
- * where the bytes cost one encoding (docs/decisions.md B414).
+ * where the bytes cost one encoding (docs/decisions.md B414). The bytes go
+ * into a shared slab (byte-slab.ts, B416).
  */
 function writeBodyReply(reply: HttpBodyReply, res: ServerResponse): Promise<void> {
   if (reply.status === 304) {
     res.writeHead(reply.status, reply.headers);
     return endAtTurnEnd(res);
   }
-  const body = typeof reply.body === "string" ? Buffer.from(reply.body) : reply.body;
+  const body = typeof reply.body === "string" ? encodeToSlab(reply.body) : reply.body;
   res.writeHead(reply.status, headerLines(reply.headers, body.byteLength));
   return endAtTurnEnd(res, body);
 }

@@ -148,13 +148,13 @@ describe("generated binary writers", () => {
     expect(encodeBinary(SendMessageResponseSchema, short)).toEqual(toBinary(SendMessageResponseSchema, short));
   });
 
-  it("copy a short message out into a shared 8 KiB slab (B415), each reply keeping its own bytes", () => {
+  it("copy a short message out into a shared 64 KiB slab (B415, B416), each reply keeping its own bytes", () => {
     const first = sendMessageResponse({ case: "task", value: newTask("t-1", "c-1") });
     const second = sendMessageResponse({ case: "task", value: newTask("t-2", "c-2") });
     const a = encodeBinary(SendMessageResponseSchema, first, 5);
     const b = encodeBinary(SendMessageResponseSchema, second, 5);
-    expect(a.buffer.byteLength).toBe(8192);
-    expect(b.buffer.byteLength).toBe(8192);
+    expect(a.buffer.byteLength).toBe(65536);
+    expect(b.buffer).toBe(a.buffer);
     expect(a.subarray(5)).toEqual(toBinary(SendMessageResponseSchema, first));
     expect(b.subarray(5)).toEqual(toBinary(SendMessageResponseSchema, second));
   });
