@@ -491,13 +491,27 @@ export function snapshotTask(task: Task): Task {
 
 /**
  * Where a registered task sits among the live tasks. Released, it is emptied
- * before its entry is deleted: a map that churns keeps its retired hash
- * tables chained to the current one, and a retired table promoted to the old
- * generation would otherwise hold every task it pointed at until the next
- * full collection.
+ * and left in its scope's map: a map whose entries are deleted as fast as
+ * they are added makes V8 shrink and regrow its hash table over and over (a
+ * new table each time), and a map that churns keeps its retired tables
+ * chained to the current one, which, promoted to the old generation, would
+ * hold every task they pointed at until the next full collection.
  */
 interface Slot {
   live: LiveTask | undefined;
+}
+
+/** Emptied slots a scope keeps before its map is made afresh from the live ones. */
+const EMPTIED_SLOTS = 256;
+
+/**
+ * One scope's live tasks: a slot per task id, emptied when its task is
+ * released, and the number of slots that hold a task. The map is replaced by
+ * one of the occupied slots once `EMPTIED_SLOTS` are empty (decision S718).
+ */
+class ScopeTasks {
+  slots = new Map<string, Slot>();
+  live = 0;
 }
 
 /**
@@ -508,7 +522,7 @@ interface Slot {
  * a follow-up starts streams to every stream already watching.
  */
 export class LiveTasks {
-  readonly #scopes = new Map<string, Map<string, Slot>>();
+  readonly #scopes = new Map<string, ScopeTasks>();
   readonly #onUpdate: TaskUpdateListener | undefined;
   /** Runs started and not yet ended (their outcome stored). */
   #running = 0;
@@ -530,12 +544,12 @@ export class LiveTasks {
 
   get size(): number {
     let size = 0;
-    for (const tasks of this.#scopes.values()) size += tasks.size;
+    for (const tasks of this.#scopes.values()) size += tasks.live;
     return size;
   }
 
   get(taskId: string, scope: string): LiveTask | undefined {
-    return this.#scopes.get(scope)?.get(taskId)?.live;
+    return this.#scopes.get(scope)?.slots.get(taskId)?.live;
   }
 
   /**
@@ -544,14 +558,16 @@ export class LiveTasks {
    */
   open(task: Task, scope: string, store: TaskStore, writer: TaskWriter): LiveTask {
     let tasks = this.#scopes.get(scope);
-    const existing = tasks?.get(task.id)?.live;
-    if (existing) return existing;
+    const slot = tasks?.slots.get(task.id);
+    if (slot?.live) return slot.live;
     const live = new LiveTask(task, scope, store, writer, this.#limits, this.#onUpdate, this.coordinator);
     if (!tasks) {
-      tasks = new Map();
+      tasks = new ScopeTasks();
       this.#scopes.set(scope, tasks);
     }
-    tasks.set(task.id, { live });
+    if (slot) slot.live = live;
+    else tasks.slots.set(task.id, { live });
+    tasks.live++;
     return live;
   }
 
@@ -563,11 +579,13 @@ export class LiveTasks {
   release(live: LiveTask): void {
     if (live.execution || (live.watched && !live.terminal)) return;
     const tasks = this.#scopes.get(live.scope);
-    const slot = tasks?.get(live.task.id);
+    const slot = tasks?.slots.get(live.task.id);
     if (tasks && slot?.live === live) {
       slot.live = undefined;
-      tasks.delete(live.task.id);
-      if (tasks.size === 0) this.#scopes.delete(live.scope);
+      tasks.live--;
+      // A scope with no live task is dropped, unless it is the only one (an agent's one tenant).
+      if (tasks.live === 0 && this.#scopes.size > 1) this.#scopes.delete(live.scope);
+      else if (tasks.slots.size - tasks.live >= EMPTIED_SLOTS) tasks.slots = occupied(tasks.slots);
     }
     live.close();
   }
@@ -603,7 +621,7 @@ export class LiveTasks {
 
   /** The live tasks of one scope. */
   *inScope(scope: string): Generator<LiveTask> {
-    for (const slot of this.#scopes.get(scope)?.values() ?? []) if (slot.live) yield slot.live;
+    for (const slot of this.#scopes.get(scope)?.slots.values() ?? []) if (slot.live) yield slot.live;
   }
 
   /** Subscriptions across all live tasks (for leak checks). */
@@ -614,6 +632,13 @@ export class LiveTasks {
   }
 
   *#all(): Generator<LiveTask> {
-    for (const tasks of this.#scopes.values()) for (const slot of tasks.values()) if (slot.live) yield slot.live;
+    for (const tasks of this.#scopes.values()) for (const slot of tasks.slots.values()) if (slot.live) yield slot.live;
   }
+}
+
+/** A new map of the slots that hold a task. */
+function occupied(slots: Map<string, Slot>): Map<string, Slot> {
+  const kept = new Map<string, Slot>();
+  for (const [taskId, slot] of slots) if (slot.live) kept.set(taskId, slot);
+  return kept;
 }

@@ -36,6 +36,42 @@ describe("LiveTasks", () => {
     expect(tasks.size).toBe(2);
   });
 
+  it("releases one tenant's quick tasks without deleting a map entry each, and finds every task through the rebuilds (S718)", () => {
+    const tasks = new LiveTasks();
+    const long = open(tasks, "long", "0:a");
+    const deletes = { count: 0 };
+    const realDelete = Map.prototype.delete;
+    Map.prototype.delete = function (this: Map<unknown, unknown>, key: unknown) {
+      deletes.count++;
+      return realDelete.call(this, key);
+    };
+    try {
+      for (let i = 0; i < 1_000; i++) {
+        const quick = open(tasks, `quick-${i}`, "0:a");
+        expect(tasks.get(`quick-${i}`, "0:a")).toBe(quick);
+        tasks.release(quick);
+        expect(tasks.get(`quick-${i}`, "0:a")).toBeUndefined();
+      }
+    } finally {
+      Map.prototype.delete = realDelete;
+    }
+    expect(deletes.count).toBe(0);
+    expect(tasks.get("long", "0:a")).toBe(long);
+    expect(tasks.size).toBe(1);
+    expect([...tasks.inScope("0:a")]).toEqual([long]);
+    // The only scope stays when it empties; a second one is dropped when it does, and the first with it.
+    tasks.release(long);
+    expect(tasks.size).toBe(0);
+    const other = open(tasks, "t", "0:b");
+    const back = open(tasks, "quick-3", "0:a");
+    expect(tasks.get("quick-3", "0:a")).toBe(back);
+    tasks.release(other);
+    tasks.release(back);
+    expect(tasks.size).toBe(0);
+    expect([...tasks.inScope("0:a")]).toEqual([]);
+    expect([...tasks.inScope("0:b")]).toEqual([]);
+  });
+
   it("gives a live task the store's scoped key", () => {
     const live = open(new LiveTasks(), "t-2", "3:abc");
     expect(live.key).toBe(scopedKey("t-2", "3:abc"));
