@@ -239,14 +239,14 @@ export class InMemoryTaskStore implements TaskStore {
     // A writer at version 0 creates the task: one lookup, and any task already there is a conflict.
     const stored = writer.version === 0 ? undefined : this.#tasks.touch(scope, task.id);
     if (stored === undefined) {
-      const entry = new TaskEntry(scope, task.id, keepTask(task), writer.owner, writer.version + 1, bytes);
+      const entry = new TaskEntry(scope, task.id, keepTask(task, bytes), writer.owner, writer.version + 1, bytes);
       if (this.#tasks.add(entry)) return Promise.reject(new TaskVersionConflictError(task.id, writer.version));
       setIndexFields(entry, task);
       this.#index(entry);
     } else if (stored.version === writer.version) {
       if (stored.partition) stored.partition.move(stored, task);
       else setIndexFields(stored, task);
-      stored.kept = keepTask(task);
+      stored.kept = keepTask(task, bytes);
       stored.version++;
       this.#tasks.resize(stored, bytes);
     } else {
@@ -345,7 +345,10 @@ export class InMemoryTaskStore implements TaskStore {
   }
 }
 
-/** What a read hands out for an entry: a record of its own, so a later save changes nothing the reader holds. */
+/**
+ * What a read hands out for an entry: a record of its own, whose version a later save does not change, holding the
+ * object of a task that may still run or a settled task decoded afresh.
+ */
 function storedTask(entry: TaskEntry): StoredTask {
   return { task: keptTaskOf(entry.kept), owner: entry.owner, version: entry.version, bytes: entry.bytes };
 }

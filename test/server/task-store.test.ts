@@ -6,6 +6,7 @@ import { createLogger } from "../../src/runtime/logger.js";
 import { AgentBuilder } from "../../src/server/agent-builder.js";
 import { scopeOf } from "../../src/server/agent-request-handler.js";
 import { ANONYMOUS_CALLER } from "../../src/server/auth/caller-identity.js";
+import { MAX_TEXT_BYTES } from "../../src/server/kept-task.js";
 import { InMemoryTaskStore } from "../../src/server/task-store.js";
 import { put as putTask, query } from "../stores/task-store-suite.js";
 import { deferred, result, serveAgent, userMessage } from "./support/agent-server.js";
@@ -122,6 +123,16 @@ describe("InMemoryTaskStore", () => {
       await putTask(store, odd, "");
       expect((await store.get("lone", ""))?.task).toBe(lone);
       expect((await store.get("odd", ""))?.task).toBe(odd);
+    });
+
+    it("keeps a settled task over 64 KiB (as estimated) as the object, so no save holds the event loop to encode it", async () => {
+      const store = new InMemoryTaskStore();
+      const large = taskIn("large", TaskState.COMPLETED, "x".repeat(MAX_TEXT_BYTES));
+      const small = taskIn("small", TaskState.COMPLETED, "x".repeat(MAX_TEXT_BYTES / 2));
+      await putTask(store, large, "");
+      await putTask(store, small, "");
+      expect((await store.get("large", ""))?.task).toBe(large);
+      expect((await store.get("small", ""))?.task).not.toBe(small);
     });
 
     it("keeps every version and the index fields right as a task settles, and lists it by them", async () => {
