@@ -24,7 +24,7 @@ import { isInterruptedState, isTerminalState } from "../a2a/task-state.js";
 export type KeptTask = Task | string;
 
 /** The estimated size (`task-bytes.ts`) above which a settled task stays an object. */
-export const MAX_TEXT_BYTES = 64 * 1024;
+export const MAX_TEXT_BYTES = 16 * 1024;
 
 /** `task` as the store keeps it; `bytes` is the store's estimate of its size. */
 export function keepTask(task: Task, bytes: number): KeptTask {

@@ -125,7 +125,7 @@ describe("InMemoryTaskStore", () => {
       expect((await store.get("odd", ""))?.task).toBe(odd);
     });
 
-    it("keeps a settled task over 64 KiB (as estimated) as the object, so no save holds the event loop to encode it", async () => {
+    it("keeps a settled task over 16 KiB (as estimated) as the object, so no save holds the event loop to encode it", async () => {
       const store = new InMemoryTaskStore();
       const large = taskIn("large", TaskState.COMPLETED, "x".repeat(MAX_TEXT_BYTES));
       const small = taskIn("small", TaskState.COMPLETED, "x".repeat(MAX_TEXT_BYTES / 2));
