@@ -52,5 +52,7 @@ export async function consumerProject(
   mkdirSync(path.join(dir, "node_modules/@novaos"), { recursive: true });
   symlinkSync(ROOT, path.join(dir, "node_modules/@novaos/client-sdk"));
   for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
-  return { dir, [Symbol.asyncDispose]: () => rm(dir, { recursive: true, force: true }) };
+  // A browser's helper processes can go on writing its profile here for a moment after it exits (ENOTEMPTY):
+  // the removal retries, as `rm` does for that error with `maxRetries`.
+  return { dir, [Symbol.asyncDispose]: () => rm(dir, { recursive: true, force: true, maxRetries: 10 }) };
 }
