@@ -10,6 +10,7 @@ import { type ChildServer, startServer } from "../support/child-server.js";
 import { ECHO_MESSAGE } from "../support/echo-message.js";
 import { httpLoad } from "../support/load.js";
 import { readStream } from "../support/sse-reader.js";
+import { streamRequestBody } from "./jsonrpc-stream.js";
 
 const STREAM_EVENTS = 100_000;
 const CONNECTIONS = 8;
@@ -17,19 +18,7 @@ const WINDOW = { durationSeconds: 2, warmupSeconds: 0.5 };
 const HEADERS = { "A2A-Version": "1.0" };
 
 const echoBody = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message: ECHO_MESSAGE } });
-const streamBody = JSON.stringify({
-  jsonrpc: "2.0",
-  id: 2,
-  method: "SendStreamingMessage",
-  params: {
-    message: {
-      messageId: "m-2",
-      role: "ROLE_USER",
-      parts: [{ text: String(STREAM_EVENTS) }],
-      metadata: { skillId: "stream" },
-    },
-  },
-});
+const streamBody = streamRequestBody(STREAM_EVENTS);
 
 // biome-ignore lint/suspicious/noExplicitAny: answers are checked loosely.
 const completedTask = (answer: any) => answer?.result?.task?.status?.state === "TASK_STATE_COMPLETED";
@@ -67,6 +56,40 @@ function streamsUntilStopped(server: ChildServer): { stop(): Promise<number> } {
   };
 }
 
+/** What one round of the scenario read on one server. */
+export type FairnessRound = {
+  readonly idle: number;
+  readonly beside: number;
+  /** beside / idle, %. */
+  readonly share: number;
+  readonly p99idle: number;
+  readonly p99beside: number;
+  /** The stream's rate beside the echo, events/s. */
+  readonly stream: number;
+};
+
+/** Warms `server` up for the scenario (JIT): an echo window and one stream. */
+export async function warmForFairness(server: ChildServer): Promise<void> {
+  await echo(server, 1);
+  await readStream(server.url, streamBody, HEADERS);
+}
+
+/** The echo alone, then beside streams read back to back. */
+export async function fairnessRound(server: ChildServer): Promise<FairnessRound> {
+  const alone = await echo(server, WINDOW.warmupSeconds);
+  const streams = streamsUntilStopped(server);
+  const beside = await echo(server, 0);
+  const stream = await streams.stop();
+  return {
+    idle: alone.rate,
+    beside: beside.rate,
+    share: (beside.rate / alone.rate) * 100,
+    p99idle: alone.p99 ?? Number.NaN,
+    p99beside: beside.p99 ?? Number.NaN,
+    stream,
+  };
+}
+
 export const fairness: RoundsScenario = {
   name: `echo beside a ${STREAM_EVENTS.toLocaleString("en")}-event stream`,
   rows: [
@@ -79,24 +102,10 @@ export const fairness: RoundsScenario = {
   ],
   async open(): Promise<OpenScenario> {
     const server = await startServer("ours");
-    await echo(server, 1);
-    await readStream(server.url, streamBody, HEADERS);
+    await warmForFairness(server);
     return {
       sides: ["ours"],
-      async measure() {
-        const alone = await echo(server, WINDOW.warmupSeconds);
-        const streams = streamsUntilStopped(server);
-        const beside = await echo(server, 0);
-        const stream = await streams.stop();
-        return {
-          idle: alone.rate,
-          beside: beside.rate,
-          share: (beside.rate / alone.rate) * 100,
-          p99idle: alone.p99 ?? Number.NaN,
-          p99beside: beside.p99 ?? Number.NaN,
-          stream,
-        };
-      },
+      measure: () => fairnessRound(server),
       close: () => server.stop(),
     };
   },

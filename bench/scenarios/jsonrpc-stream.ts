@@ -14,7 +14,8 @@ const LINEARITY_LIMIT = 1.5;
 const HEADERS = { "A2A-Version": "1.0" };
 const SERVERS: Readonly<Record<Side, string>> = { ours: "ours", peer: "a2a-js", ceiling: "raw" };
 
-const body = (events: number) =>
+/** A SendStreamingMessage request asking the bench agent's `stream` skill for `events` events. */
+export const streamRequestBody = (events: number) =>
   JSON.stringify({
     jsonrpc: "2.0",
     id: 1,
@@ -30,8 +31,8 @@ const body = (events: number) =>
   });
 
 /** Events per second of one stream of `size` events. */
-async function eventsPerSecond(server: ChildServer, size: number): Promise<number> {
-  const { events, ms } = await readStream(server.url, body(size), HEADERS);
+export async function eventsPerSecond(server: ChildServer, size: number): Promise<number> {
+  const { events, ms } = await readStream(server.url, streamRequestBody(size), HEADERS);
   if (events < size) throw new Error(`${events} events for a ${size}-event stream`);
   return (events / ms) * 1000;
 }
