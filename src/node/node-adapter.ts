@@ -18,7 +18,7 @@ import { BodyTooLargeError, readNodeBody } from "../http/capped-body.js";
 import type { Logger } from "../runtime/logger.js";
 import type { HttpBinding, HttpBodyReply, HttpRequestLike, HttpStreamReply } from "../server/http-exchange.js";
 import { endAtTurnEnd } from "../server/turn-end-writes.js";
-import { nextTurn, overSlice } from "../server/turn-slice.js";
+import { chargeSlice, nextTurn, overSlice } from "../server/turn-slice.js";
 
 /** A `node:http` request listener, usable as Express middleware. Resolves when the response is done. */
 export type NodeRequestListener = (
@@ -185,11 +185,13 @@ async function writeStreamReply(reply: HttpStreamReply, res: ServerResponse, req
   res.flushHeaders();
   const chunks = reply.chunks[Symbol.asyncIterator]();
   // Frames produced in one burst go out in one write: the socket is corked
-  // until the burst yields to the event loop (or fills the buffer).
+  // until the burst yields to the event loop (or fills the buffer). The
+  // write is stream work too: its time comes off the next slice.
   let corked = false;
+  const flush = () => res.uncork();
   const uncork = () => {
     corked = false;
-    res.uncork();
+    chargeSlice(flush);
   };
   let completed = false;
   try {

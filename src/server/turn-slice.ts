@@ -8,12 +8,20 @@
  * stream work since its first piece, the work waits for the next turn
  * (`nextTurn()`), after the I/O other requests are waiting on. One clock for
  * the process: ten streams share one slice, they do not get one each.
+ *
+ * Stream work that asks no `overSlice()` (a burst's write to the socket,
+ * where the kernel copies the bytes, or TLS encrypts them) runs through
+ * `chargeSlice()`: its time is taken from the next slice, so a slice bounds
+ * all of a stream's work in a turn, not only its encoding (docs/decisions.md
+ * S719).
  */
 
 /** Milliseconds of stream work per event-loop turn (docs/decisions.md S252). */
 export const TURN_SLICE_MS = 0.1;
 
 let started: number | undefined;
+/** Stream work done outside a slice since the last one started, ms. */
+let owed = 0;
 const endTurn = () => {
   started = undefined;
 };
@@ -22,11 +30,19 @@ const endTurn = () => {
 export function overSlice(): boolean {
   const now = performance.now();
   if (started === undefined) {
-    started = now;
+    started = now - owed;
+    owed = 0;
     setImmediate(endTurn);
     return false;
   }
   return now - started >= TURN_SLICE_MS;
+}
+
+/** Runs stream work that asks no `overSlice()` and takes its time from the next slice. */
+export function chargeSlice(work: () => void): void {
+  const from = performance.now();
+  work();
+  owed += performance.now() - from;
 }
 
 /** Resolves in the next turn of the event loop, after pending I/O. */

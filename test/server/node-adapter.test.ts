@@ -157,14 +157,22 @@ describe("node adapter: streams share the event loop", () => {
     vi.restoreAllMocks();
   });
 
-  it("waits a turn between chunks once the turn's slice of stream work is spent", async () => {
-    // Every reading of the clock is a tenth of the slice later: the slice is spent after ten chunks of a turn.
+  /** Every reading of the clock is a tenth of the slice later: a slice is spent after ten chunks of a turn. */
+  function tickingClock(): { advance(ms: number): void } {
     let now = 0;
     vi.spyOn(performance, "now").mockImplementation(() => {
       now += TURN_SLICE_MS / 10;
       return now;
     });
-    const CHUNKS = 1000;
+    return {
+      advance(ms) {
+        now += ms;
+      },
+    };
+  }
+
+  /** Streams `count` small chunks, ready at once; resolves to the event-loop turns the stream took. */
+  async function turnsToStream(count: number): Promise<number> {
     let turns = 0;
     let writing = true;
     const tick = () => {
@@ -175,17 +183,35 @@ describe("node adapter: streams share the event loop", () => {
     const { port } = await serve({
       async handle() {
         setImmediate(tick);
-        // Small chunks, ready at once: never enough to fill the socket's buffer and wait for a drain.
+        // Small chunks: never enough to fill the socket's buffer and wait for a drain.
         async function* chunks() {
-          for (let i = 0; i < CHUNKS; i++) yield "data: x\n\n";
+          for (let i = 0; i < count; i++) yield "data: x\n\n";
           writing = false;
         }
         return { kind: "stream", status: 200, headers: { "content-type": "text/event-stream" }, chunks: chunks() };
       },
     });
     const body = await (await fetch(`http://127.0.0.1:${port}/`)).text();
-    expect(body).toBe("data: x\n\n".repeat(CHUNKS));
-    expect(turns).toBeGreaterThanOrEqual(CHUNKS / 20);
+    expect(body).toBe("data: x\n\n".repeat(count));
+    return turns;
+  }
+
+  it("waits a turn between chunks once the turn's slice of stream work is spent", async () => {
+    tickingClock();
+    const CHUNKS = 1000;
+    expect(await turnsToStream(CHUNKS)).toBeGreaterThanOrEqual(CHUNKS / 20);
+  });
+
+  it("takes the time of a burst's write to the socket from the next turn's slice (decision S719)", async () => {
+    // Each write of a burst takes a whole slice: the turn after it has time for one chunk past its first.
+    const clock = tickingClock();
+    const uncork = http.ServerResponse.prototype.uncork;
+    vi.spyOn(http.ServerResponse.prototype, "uncork").mockImplementation(function (this: ServerResponse) {
+      clock.advance(TURN_SLICE_MS);
+      uncork.call(this);
+    });
+    const CHUNKS = 1000;
+    expect(await turnsToStream(CHUNKS)).toBeGreaterThanOrEqual(CHUNKS / 3);
   });
 });
 
