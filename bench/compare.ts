@@ -22,6 +22,7 @@ import { type FairnessRound, fairnessRound, warmForFairness } from "./scenarios/
 import { eventsPerSecond } from "./scenarios/jsonrpc-stream.js";
 import { type ChildServer, startServer } from "./support/child-server.js";
 import { type EchoTarget, measuredWindow, rateAndCpu, warmUp } from "./support/echo-targets.js";
+import { formatSpread } from "./support/report.js";
 import { spread } from "./support/stats.js";
 
 const CONNECTIONS = 32;
@@ -41,11 +42,6 @@ if ((!target && rowName !== "fairness") || checkouts.length === 0 || !Number.isI
 
 const trees = [...checkouts, fileURLToPath(new URL("..", import.meta.url))];
 const treeName = (i: number) => (i === trees.length - 1 ? "this tree" : trees[i]);
-/** Median (min–max) of `values`, each with `digits` decimals. */
-const summary = (values: readonly number[], digits: number) => {
-  const s = spread(values);
-  return `${s.median.toFixed(digits)} (${s.min.toFixed(digits)}–${s.max.toFixed(digits)})`;
-};
 /** Interleaved echo windows: rate and server CPU per call, against this tree's. */
 async function compareEcho(target: EchoTarget, servers: readonly ChildServer[]): Promise<void> {
   const rates = trees.map(() => [] as number[]);
@@ -77,14 +73,10 @@ async function compareFairness(servers: readonly ChildServer[]): Promise<void> {
     }
   }
   for (const [i, tree] of read.entries()) {
-    const of = (key: "share" | "p99beside" | "lone", digits: number) =>
-      summary(
-        tree.map((r) => r[key]),
-        digits,
-      );
+    const of = (key: "share" | "p99beside" | "lone") => formatSpread(spread(tree.map((r) => r[key])));
     process.stdout.write(
-      `${treeName(i)}: echo beside the stream ${of("share", 1)} % of alone, p99 ${of("p99beside", 2)} ms; ` +
-        `${LONE_STREAM_EVENTS.toLocaleString("en")}-event stream alone ${of("lone", 0)} events/s\n`,
+      `${treeName(i)}: echo beside the stream ${of("share")} % of alone, p99 ${of("p99beside")} ms; ` +
+        `${LONE_STREAM_EVENTS.toLocaleString("en")}-event stream alone ${of("lone")} events/s\n`,
     );
   }
 }

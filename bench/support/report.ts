@@ -22,7 +22,7 @@ export function formatNumber(n: number): string {
 const limit = (n: number) => (Number.isInteger(n) ? n.toLocaleString("en") : String(n));
 
 /** `median (min–max)`; the median alone for one round. */
-function cell(value: Spread | undefined, suffix = ""): string {
+export function formatSpread(value: Spread | undefined, suffix = ""): string {
   if (!value) return "—";
   const median = `${formatNumber(value.median)}${suffix}`;
   return value.count > 1 ? `${median} (${formatNumber(value.min)}–${formatNumber(value.max)})` : median;
@@ -51,11 +51,11 @@ function cells(row: RowResult): string[] {
   return [
     row.name + (row.note ? ` (${row.note})` : ""),
     row.unit,
-    cell(row.sides.ours),
-    cell(row.sides.peer),
-    cell(row.sides.ceiling),
-    cell(row.vsPeer, "×"),
-    cell(row.vsCeiling, "×"),
+    formatSpread(row.sides.ours),
+    formatSpread(row.sides.peer),
+    formatSpread(row.sides.ceiling),
+    formatSpread(row.vsPeer, "×"),
+    formatSpread(row.vsCeiling, "×"),
     verdicts(row)
       .map(({ met, text }) => `${met ? "✓" : "✗"} ${text}`)
       .join(", "),
